@@ -1,0 +1,3 @@
+from physbench.cli import main
+
+main()
