@@ -1,7 +1,9 @@
-"""Placeholder: the commands of this module are not built yet."""
+"""Mounts `physbench medphys ...` (the commands live with the suite)."""
 
 import typer
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the root app (none yet)."""
+    from physbench.suites.medphys.cli import medphys_app
+
+    app.add_typer(medphys_app, name="medphys")

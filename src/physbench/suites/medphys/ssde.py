@@ -78,25 +78,28 @@ def _other(phantom_cm: int) -> int:
 
 def _ssde_steps(s: Sheet, p: SsdeFromDimensions | SsdeFromWaterDiameter, d: Shown, d_label: str,
                 mode: str | None) -> Shown:
-    """Conversion factor and SSDE from a diameter: the last two steps of levels 2 and 3."""
+    """Conversion factor and SSDE from a diameter: the last one or two steps of levels 2 and 3."""
     phantom = _other(p.phantom_cm) if mode == "other_phantom_fit" else p.phantom_cm
     a, b = FIT[phantom]
     ctdi = show(p.ctdi_vol_mgy, dec=1)
     pitch = show(p.pitch, dec=3)
+    per_pitch = (" / pitch", f" / {pitch.text}", 1 / pitch) if mode == "pitch_again" else ("", "", 1.0)
+    title = "Size-specific dose estimate"
     if mode == "f_omitted":
-        return s.step("ssde", "Size-specific dose estimate", "SSDE = CTDIvol", f"{ctdi.text} mGy",
-                      _final(ctdi, mode), "mGy", sig=4)
+        return s.step("ssde", title, "SSDE = CTDIvol", f"{ctdi.text} mGy", _final(ctdi, mode), "mGy", sig=4)
+    if s.vary("merge_f"):  # layout: the conversion factor is computed inside the SSDE step
+        value = conversion_factor(d, phantom) * ctdi * per_pitch[2]
+        return s.step("ssde", f"{title} ({phantom} cm phantom fit)",
+                      f"SSDE = {a} × exp(−{b} × {d_label}) × CTDIvol{per_pitch[0]}",
+                      f"{a} × exp(−{b} × {d.text}) × {ctdi.text} mGy{per_pitch[1]}", _final(value, mode), "mGy",
+                      sig=4)
     f = s.step("f", f"Conversion factor for the {phantom} cm phantom",
                f"f = {a} × exp(−{b} × {d_label})", f"{a} × exp(−{b} × {d.text})",
                conversion_factor(d, phantom), sig=4)
-    if mode == "pitch_again":
-        return s.step("ssde", "Size-specific dose estimate", "SSDE = f × CTDIvol / pitch",
-                      f"{f.text} × {ctdi.text} mGy / {pitch.text}", _final(f * ctdi / pitch, mode), "mGy", sig=4)
-    factors = s.order("ssde_factors", [("f", f), ("CTDIvol", ctdi)])
-    formula = " × ".join(name for name, _ in factors)
-    subst = " × ".join(v.text + (" mGy" if name == "CTDIvol" else "") for name, v in factors)
-    return s.step("ssde", "Size-specific dose estimate", f"SSDE = {formula}", subst, _final(f * ctdi, mode), "mGy",
-                  sig=4)
+    factors = s.order("ssde_factors", [("f", f, ""), ("CTDIvol", ctdi, " mGy")])
+    formula = " × ".join(name for name, _, _ in factors) + per_pitch[0]
+    subst = " × ".join(v.text + u for _, v, u in factors) + per_pitch[1]
+    return s.step("ssde", title, f"SSDE = {formula}", subst, _final(f * ctdi * per_pitch[2], mode), "mGy", sig=4)
 
 
 def _final(value: float, mode: str | None) -> float:
@@ -154,6 +157,12 @@ def water_chain(p: SsdeFromWaterDiameter, s: Sheet, mode: str | None = None) -> 
     area, ct = show(p.roi_area_cm2, dec=1), show(p.mean_ct_hu, dec=0)
     if mode != "pitch_again":
         _pitch_note(s, p)
+    if mode != "ct_not_converted" and mode != "pi_omitted" and s.vary("merge_area"):
+        # layout: the water-equivalent area is computed inside the diameter step
+        dw = s.step("d_w", "Water-equivalent diameter", "Dw = 2 × √((CT/1000 + 1) × A / π)",
+                    f"2 × √(({ct.text}/1000 + 1) × {area.text} / π)",
+                    water_equivalent_diameter(area, ct), "cm", dec=1)
+        return _ssde_steps(s, p, dw, "Dw", mode)
     if mode == "ct_not_converted":
         aw = area
     else:

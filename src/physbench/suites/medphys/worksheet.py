@@ -57,10 +57,12 @@ class Step:
     substitution: str
     result: str  # shown result with its unit
     value: float  # shown value
+    titled: bool = True  # a terse layout leaves step titles out
 
     def render(self) -> str:
         parts = [p for p in (self.formula, self.substitution, self.result) if p]
-        return f"Step {self.number}. {self.title}: {' = '.join(parts)}"
+        head = f"Step {self.number}. {self.title}: " if self.titled else f"Step {self.number}. "
+        return head + " = ".join(parts)
 
 
 Slip = Callable[[int, Shown], float]  # (step number, shown result) -> slipped value
@@ -87,7 +89,8 @@ class Sheet:
             if slipped != float(shown):
                 shown = show(slipped, sig=sig, dec=dec, sci=sci)
         result = f"{shown.text} {unit}".strip()
-        self.steps.append(Step(number, key, title, formula, substitution, result, float(shown)))
+        titled = not self.vary("terse", 0.35)
+        self.steps.append(Step(number, key, title, formula, substitution, result, float(shown), titled))
         return shown
 
     def vary(self, name: str, share: float = 0.5) -> bool:
@@ -121,6 +124,7 @@ def first_difference(correct: Sequence[Step], planted: Sequence[Step]) -> int | 
     twins = {step.key: step for step in correct}
     for step in planted:
         twin = twins.get(step.key)
-        if twin is None or twin.render().split(". ", 1)[1] != step.render().split(". ", 1)[1]:
+        if twin is None or (twin.title, twin.formula, twin.substitution, twin.result) != (
+                step.title, step.formula, step.substitution, step.result):
             return step.number
     return None

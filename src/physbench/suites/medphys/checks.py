@@ -1,0 +1,106 @@
+"""Worksheet-check and result-check items built from the same draw as the calculation item.
+
+Both checking prompts carry, word for word, every input and convention of the calculation prompt
+(its text without the closing request), state the tolerance, and ask for the seed's JSON verdict.
+A result check also says which quantity the reported number is (the seed's v1.1 correction).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from physbench.core.items import Item, Message, Reference
+from physbench.suites.medphys.base import Generator, params_to_dict
+from physbench.suites.medphys.items import SUITE_NAME, base_meta, item_id
+from physbench.suites.medphys.planting import Planted, Worksheet, layout_variant, planted_sheet, sig_text, write_sheet
+from physbench.suites.medphys.text import SYSTEM_CHECK
+
+
+def band_text(band: float) -> str:
+    """0.005 -> '0.5%'."""
+    return f"{band * 100:g}%"
+
+
+def task_name(gen: Generator) -> str:
+    """The generator's clinical task in running text ('CT patient dose estimate' keeps its capitals)."""
+    title = gen.title
+    return title[0].lower() + title[1:] if title[1:2].islower() else title
+
+
+def inputs_text(gen: Generator, level: int, p: Any) -> str:
+    """The calculation prompt without its closing request (its last paragraph)."""
+    prompt = gen.level(level).prompt(p)
+    body, _, last = prompt.rpartition("\n\n")
+    if not last.startswith("Calculate "):
+        raise ValueError(f"{gen.name} L{level}: the calculation prompt must end with its request paragraph")
+    return body
+
+
+def worksheet_prompt(gen: Generator, level: int, p: Any, sheet: Worksheet) -> str:
+    return "\n\n".join([
+        f"A colleague has completed the worksheet below ({task_name(gen)}) and asks you to check it before "
+        "it is used clinically.",
+        "Inputs:",
+        inputs_text(gen, level, p),
+        "Worksheet:",
+        sheet.render(),
+        "Check every step: the formula as written, the numbers substituted into it, and the arithmetic. "
+        "Decide whether the worksheet is correct. Rounding differences are not errors: a final result within "
+        f"±{band_text(gen.band)} of the correct value counts as correct. If the worksheet is not correct, give "
+        "the number of the first step that contains an error and the correct final result with its unit. "
+        'Answer with a JSON object {"verdict": "correct" or "incorrect", "first_error_step": an integer or '
+        'null, "corrected_result": "value unit" or null}.',
+    ])
+
+
+def result_prompt(gen: Generator, level: int, p: Any, shown: float) -> str:
+    spec = gen.level(level)
+    unit = spec.unit(p)
+    return "\n\n".join([
+        f"A colleague has completed the calculation below ({task_name(gen)}) and reports only the final "
+        "result. Check the result before it is used clinically.",
+        "Inputs:",
+        inputs_text(gen, level, p),
+        f"The colleague's result for {spec.quantity(p)}: {sig_text(shown)} {unit}".rstrip(),
+        "Decide whether the reported result is correct. Rounding differences are not errors: a result within "
+        f"±{band_text(gen.band)} of the correct value counts as correct. If it is not correct, give the "
+        'correct result with its unit. Answer with a JSON object {"verdict": "correct" or "incorrect", '
+        '"corrected_result": "value unit" or null}.',
+    ])
+
+
+def check_items(gen: Generator, level: int, seed: int, p: Any, planted: Planted | None, *, public: bool = True,
+                tag: str | None = None, id_suffix: str = "") -> tuple[Item, Item]:
+    """The worksheet-check and result-check items of one draw, with or without its planted error.
+
+    `public=False` hides the seed behind `tag` (test split); `planted` must be computed from the
+    same draw. Both items' reference value is the correct answer; `shown_value` is the
+    colleague's final result as shown.
+    """
+    spec = gen.level(level)
+    reference_value = spec.solve(p)
+    if planted is None:
+        sheet = write_sheet(gen, level, p, variant=layout_variant(gen, level, seed))
+    else:
+        sheet = planted_sheet(gen, level, p, planted)
+    shown = float(sig_text(sheet.final))
+    params = params_to_dict(p)
+    out = []
+    for kind, text in (("worksheet_check", worksheet_prompt(gen, level, p, sheet)),
+                       ("result_check", result_prompt(gen, level, p, shown))):
+        meta = base_meta(gen, level, seed if public else None, p)
+        meta["planted"] = planted.to_meta() if planted else None
+        meta["n_steps"] = len(sheet.steps)
+        out.append(Item(
+            id=item_id(gen.name, level, kind, seed if public else None, tag) + id_suffix,
+            suite=SUITE_NAME,
+            kind=kind,
+            messages=(Message("system", SYSTEM_CHECK), Message("user", text)),
+            reference=Reference(value=reference_value, unit=spec.unit(p), planted=planted is not None,
+                                first_error_step=planted.step if planted and kind == "worksheet_check" else None,
+                                shown_value=shown),
+            band=gen.band,
+            params=params,
+            meta=meta,
+        ))
+    return out[0], out[1]

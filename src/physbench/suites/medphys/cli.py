@@ -1,0 +1,130 @@
+"""`physbench medphys ...`: list the generators, show an item, solve a params file."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from physbench.core.errors import UserError
+
+medphys_app = typer.Typer(help="MedPhysBench: medical-physics calculations and checks.", no_args_is_help=True,
+                          add_completion=False)
+
+KINDS = ("calculation", "worksheet_check", "result_check")
+
+
+def emit(data: Any, as_json: bool, text: str) -> None:
+    """Print `data` as JSON or `text` for people."""
+    typer.echo(json.dumps(data, ensure_ascii=False, indent=None if as_json else 2) if as_json else text)
+
+
+def read_json_arg(path: str) -> Any:
+    """JSON from a file or '-' (stdin); bad input is a one-line UserError."""
+    try:
+        raw = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise UserError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+
+
+@medphys_app.command("list")
+def list_generators(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """The generators with their levels, answer units, bands and named error modes."""
+    from physbench.suites.medphys.base import draw
+    from physbench.suites.medphys.generators import available_generators
+
+    out = []
+    for gen in available_generators():
+        units = {}
+        for level, spec in sorted(gen.levels.items()):
+            seen = dict.fromkeys(spec.unit(draw(gen, level, seed)) for seed in range(10))
+            units[str(level)] = " | ".join(seen)
+        out.append({
+            "name": gen.name, "title": gen.title, "document": gen.document, "levels": sorted(gen.levels),
+            "unit": units, "band": gen.band, "checking": gen.checking,
+            "error_modes": [{"name": m.name, "description": m.description, "category": m.category,
+                             "levels": list(m.levels)} for m in gen.error_modes],
+        })
+    lines = []
+    for g in out:
+        lines.append(f"{g['name']}: {g['title']} ({g['document']}); band {g['band'] * 100:g}%; units "
+                     + ", ".join(f"L{k} {v or '(none)'}" for k, v in g["unit"].items()))
+        lines += [f"    {m['name']} [{m['category']}; L{','.join(map(str, m['levels']))}]: {m['description']}"
+                  for m in g["error_modes"]]
+    emit({"generators": out}, as_json, "\n".join(lines))
+
+
+@medphys_app.command("item")
+def show_item(
+    generator: str = typer.Argument(..., help="Generator name, e.g. tg51."),
+    level: int = typer.Argument(..., help="Level 1, 2 or 3."),
+    seed: int = typer.Argument(..., help="Public seed (>= 0)."),
+    kind: str = typer.Option("calculation", "--kind", help="calculation, worksheet_check or result_check."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """One item: messages, reference, band, params and metadata."""
+    from physbench.suites.medphys.build import build_item
+
+    if seed < 0:
+        raise UserError("the seed must be >= 0")
+    if kind not in KINDS:
+        raise UserError(f"unknown kind {kind!r}; known: {', '.join(KINDS)}")
+    item = build_item(generator, level, seed, kind)
+    data = item.to_dict()
+    data.update({"generator": item.meta["generator"], "level": item.meta["level"], "seed": item.meta["seed"]})
+    ref = item.reference
+    text = "\n\n".join([f"# {item.id}", *(f"[{m.role}]\n{m.content}" for m in item.messages),
+                        f"[reference] {ref.value:.6g} {ref.unit or ''}  (band {item.band * 100:g}%)"
+                        + (f"; planted: {item.meta['planted']}" if item.kind != "calculation" else "")])
+    emit(data, as_json, text)
+
+
+@medphys_app.command("solve")
+def solve(
+    generator: str = typer.Argument(..., help="Generator name, e.g. mu."),
+    level: int = typer.Argument(..., help="Level 1, 2 or 3."),
+    params: str = typer.Option(..., "--params", help="JSON file of params (or an item JSON), '-' for stdin."),
+    mode: Optional[str] = typer.Option(None, "--mode", help="Name of an error mode: its erroneous answer."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """The reference answer (or a named error mode's answer) for a set of params."""
+    from physbench.suites.medphys.base import params_from_dict
+    from physbench.suites.medphys.generators import get_generator
+
+    gen = get_generator(generator)
+    spec = gen.level(level)
+    data = read_json_arg(params)
+    if isinstance(data, dict) and isinstance(data.get("params"), dict) and "messages" in data:
+        data = data["params"]  # a whole item was given
+    p = params_from_dict(spec.params, data)
+    try:
+        if mode is None:
+            value = spec.solve(p)
+        else:
+            error_mode = gen.mode(mode)
+            if level not in error_mode.levels:
+                raise UserError(f"error mode {mode!r} does not apply at level {level} "
+                                f"(levels {', '.join(map(str, error_mode.levels))})")
+            value = error_mode.answer(level, p)
+    except (ArithmeticError, ValueError, IndexError) as exc:
+        raise UserError(f"these params cannot be solved: {exc}") from None
+    if not math.isfinite(value):
+        raise UserError("these params give no finite answer")
+    out: dict[str, Any] = {"value": value, "unit": spec.unit(p)}
+    warnings = spec.violations(p)
+    if warnings:
+        out["warnings"] = warnings
+    text = f"{value:.6g} {out['unit']}".strip() + "".join(f"\nwarning: {w}" for w in warnings)
+    emit(out, as_json, text)
+
+
+# the checking-item commands attach themselves to medphys_app
+from physbench.suites.medphys import cli_checks as _cli_checks  # noqa: E402,F401

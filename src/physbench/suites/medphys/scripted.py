@@ -1,0 +1,69 @@
+"""Scripted models that know the medphys generators: `mode:NAME` answers with a named error."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Sequence
+
+from physbench.core.errors import UserError
+from physbench.core.items import Item, Message
+from physbench.models.base import Completion
+from physbench.suites.medphys.base import params_from_dict
+from physbench.suites.medphys.generators import GENERATOR_NAMES, available_generators, get_generator
+
+
+def boxed(value: float, unit: str) -> str:
+    """A final answer as the calculation prompts ask for it."""
+    return f"\\boxed{{{value:.6g} {unit}}}" if unit else f"\\boxed{{{value:.6g}}}"
+
+
+def own_answer(item: Item, mode: str | None, generator: str | None = None) -> float:
+    """The answer to `item`'s calculation with error `mode` where it applies, else the reference."""
+    gen = get_generator(item.meta["generator"])
+    level = int(item.meta["level"])
+    if mode and (generator is None or generator == gen.name):
+        for m in gen.modes_at(level):
+            if m.name == mode:
+                return m.answer(level, params_from_dict(gen.level(level).params, item.params))
+    return float(item.reference.value)  # type: ignore[arg-type]
+
+
+class ModeModel:
+    """`mode:NAME` or `mode:GEN/NAME`: makes the named mistake wherever it applies.
+
+    Calculation items get the erroneous answer boxed with its unit. Checking items are answered by
+    recomputing with the same mistake and flagging the colleague's result when it differs by more
+    than the band (such a checker cannot name a step).
+    """
+
+    def __init__(self, spec: str) -> None:
+        self.spec = spec
+        name = spec.split(":", 1)[1]
+        self.generator, _, self.mode = name.rpartition("/")
+        self.generator = self.generator or None
+        gens = [get_generator(self.generator)] if self.generator else available_generators()
+        if self.generator and self.generator not in GENERATOR_NAMES:
+            raise UserError(f"unknown generator {self.generator!r} in {spec!r}")
+        if not any(m.name == self.mode for g in gens for m in g.error_modes):
+            raise UserError(f"no medphys generator has the error mode {self.mode!r} (see `physbench medphys list`)")
+
+    def info(self) -> dict[str, Any]:
+        return {"spec": self.spec, "kind": "scripted"}
+
+    async def aclose(self) -> None:
+        return None
+
+    async def generate(self, messages: Sequence[Message], *, item: Item | None = None, **params: Any) -> Completion:
+        if item is None or item.suite != "medphys":
+            return Completion(text="", finish_reason="stop")
+        value = own_answer(item, self.mode, self.generator)
+        unit = item.reference.unit or ""
+        if item.kind == "calculation":
+            return Completion(text=f"Answer: {boxed(value, unit)}", finish_reason="stop")
+        shown = item.reference.shown_value
+        flagged = shown is None or abs(shown - value) > item.band * abs(value)
+        verdict: dict[str, Any] = {"verdict": "incorrect" if flagged else "correct"}
+        if item.kind == "worksheet_check":
+            verdict["first_error_step"] = None
+        verdict["corrected_result"] = f"{value:.6g} {unit}".strip() if flagged else None
+        return Completion(text="```json\n" + json.dumps(verdict) + "\n```", finish_reason="stop")

@@ -1,0 +1,44 @@
+"""The medphys suite object that the runner finds by name (entry point `physbench.suites`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterable
+
+if TYPE_CHECKING:
+    from physbench.core.items import Item
+    from physbench.grading.types import Grade
+    from physbench.models.base import Model
+
+
+class MedphysSuite:
+    """MedPhysBench: items by split, grading by the core grader, and the suite's scripted models."""
+
+    name = "medphys"
+
+    def items(self, split: str = "dev", *, key: bytes | None = None, limit: int | None = None,
+              **options: Any) -> Iterable["Item"]:
+        from physbench.suites.medphys.splits import split_items
+
+        items = split_items(split, key=key, **options)
+        return items if limit is None else items[:limit]
+
+    def grade(self, item: "Item", text: str, finish_reason: str | None = None) -> "Grade":
+        from physbench.grading import grade_item
+
+        return grade_item(item, text, finish_reason)
+
+    def make_model(self, spec: str) -> "Model | None":
+        """`mode:NAME` (or `mode:GEN/NAME`): the named error mode where it applies; `nocalc`: the
+        no-calculation checker."""
+        if spec.startswith("mode:"):
+            from physbench.suites.medphys.scripted import ModeModel
+
+            return ModeModel(spec)
+        if spec == "nocalc":
+            from physbench.suites.medphys.nocalc import NocalcModel
+
+            return NocalcModel()
+        return None
+
+
+SUITE = MedphysSuite()
