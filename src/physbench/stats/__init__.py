@@ -1,0 +1,25 @@
+"""Statistics for benchmark runs: exact intervals, Newcombe differences, exact tests, letters, bootstraps.
+
+Every function names its method and source in its docstring and returns a small named tuple that
+also unpacks as a plain one, e.g. `lo, hi = clopper_pearson(148, 150)`,
+`d, lo, hi = youden(75, 75, 1, 75)`. Bad counts raise ValueError with one readable line.
+"""
+
+from physbench.stats.agreement import Consistency, RepeatRuns, cohen_kappa, consistency, repeat_runs
+from physbench.stats.alarms import RealAlarms, alarm_share, real_alarms
+from physbench.stats.bootstrap import case_bootstrap, cluster_bootstrap, patient_bootstrap
+from physbench.stats.differences import newcombe_diff, youden
+from physbench.stats.letters import compact_letters, letters_from_pvalues
+from physbench.stats.paired import PairedCounts, delta_youden, mover_diff, newcombe_paired_diff
+from physbench.stats.permutation import sign_flip_test
+from physbench.stats.proportions import clopper_pearson, exact_proportion, wilson
+from physbench.stats.results import Diff, Estimate, Interval
+from physbench.stats.tests_exact import StratifiedTest, holm, mcnemar_exact, stratified_exact_test
+
+__all__ = [
+    "Consistency", "Diff", "Estimate", "Interval", "PairedCounts", "RealAlarms", "RepeatRuns", "StratifiedTest",
+    "alarm_share", "case_bootstrap", "clopper_pearson", "cluster_bootstrap", "cohen_kappa", "compact_letters",
+    "consistency", "delta_youden", "exact_proportion", "holm", "letters_from_pvalues", "mcnemar_exact",
+    "mover_diff", "newcombe_diff", "newcombe_paired_diff", "patient_bootstrap", "real_alarms", "repeat_runs",
+    "sign_flip_test", "stratified_exact_test", "wilson", "youden",
+]
