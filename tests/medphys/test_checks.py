@@ -108,3 +108,24 @@ def test_targeted_items_come_in_fives_with_the_named_error():
     assert kinds == ["calculation", "worksheet_check", "result_check", "worksheet_check", "result_check"]
     assert all(i.meta["planted"]["mode"] == mode for i in items[1:3])
     assert items[3].meta["planted"] is None and items[4].meta["planted"] is None
+
+
+def test_exact_sheets_solve_unrounded_params_as_given():
+    """A params file with more digits than the prompt prints is solved with those digits."""
+    from physbench.suites.medphys import ssde
+
+    p = ssde.SsdeFromDimensions("abdomen", 32, 12.04, 0.8, 250.0, 320.0)
+    q = ssde.SsdeFromDimensions("abdomen", 32, 12.0, 0.8, 250.0, 320.0)
+    assert ssde.GENERATOR.level(2).solve(p) / ssde.GENERATOR.level(2).solve(q) == pytest.approx(12.04 / 12.0)
+
+
+def test_params_from_dict_rejects_non_numbers_inside_lists():
+    from physbench.suites.medphys.base import params_from_dict, params_to_dict
+    from physbench.suites.medphys.generators import get_generator
+
+    spec = get_generator("tg51").level(3)
+    data = params_to_dict(draw(get_generator("tg51"), 3, 0))
+    list_field = next(k for k, v in data.items() if isinstance(v, list))
+    data[list_field] = ["x"] * len(data[list_field])
+    with pytest.raises(UserError):
+        params_from_dict(spec.params, data)

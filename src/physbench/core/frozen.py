@@ -22,10 +22,18 @@ class FrozenDict(dict):  # type: ignore[type-arg]
         return (FrozenDict, (dict(self),))
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def freeze(obj: Any) -> Any:
     """Dicts become FrozenDicts and lists become tuples, recursively."""
-    if isinstance(obj, FrozenDict):
+    kind = type(obj)
+    if kind in _SCALARS or kind is FrozenDict:
         return obj
+    if kind is list or kind is tuple:
+        if all(type(v) in _SCALARS for v in obj):
+            return obj if kind is tuple else tuple(obj)
+        return tuple(freeze(v) for v in obj)
     if isinstance(obj, Mapping):
         return FrozenDict({str(k): freeze(v) for k, v in obj.items()})
     if isinstance(obj, (list, tuple)):
@@ -35,6 +43,9 @@ def freeze(obj: Any) -> Any:
 
 def thaw(obj: Any) -> Any:
     """The inverse of `freeze`: plain dicts and lists."""
+    kind = type(obj)
+    if kind in _SCALARS:
+        return obj
     if isinstance(obj, Mapping):
         return {k: thaw(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):

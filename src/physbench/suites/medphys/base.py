@@ -113,8 +113,8 @@ def draw(gen: Generator, level: int, seed: int) -> Any:
 # --- params <-> JSON ------------------------------------------------------------------------
 
 def params_to_dict(p: Any) -> dict[str, Any]:
-    """Plain JSON data of a params dataclass (tuples become lists)."""
-    return _listify(dataclasses.asdict(p))
+    """Plain JSON data of a flat params dataclass (tuples become lists)."""
+    return {f.name: _listify(getattr(p, f.name)) for f in dataclasses.fields(p)}
 
 
 def _listify(obj: Any) -> Any:
@@ -162,13 +162,25 @@ def _checked(owner: str, name: str, annotation: Any, value: Any) -> Any:
         raise UserError(f"param {name} of {owner} must be a string, got {value!r}")
     if text == "bool" and not isinstance(value, bool):
         raise UserError(f"param {name} of {owner} must be true or false, got {value!r}")
-    if text.startswith("tuple") and not isinstance(value, tuple):
-        raise UserError(f"param {name} of {owner} must be a list, got {value!r}")
+    if text.startswith("tuple"):
+        if not isinstance(value, tuple):
+            raise UserError(f"param {name} of {owner} must be a list, got {value!r}")
+        if "float" in text or "int" in text:
+            _check_numbers(owner, name, value)
     if text == "int":
         return int(value)
     if text == "float":
         return float(value)
     return value
+
+
+def _check_numbers(owner: str, name: str, value: tuple[Any, ...]) -> None:
+    """Every leaf of a (nested) list param is a number."""
+    for v in value:
+        if isinstance(v, tuple):
+            _check_numbers(owner, name, v)
+        elif isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise UserError(f"param {name} of {owner} must hold numbers, got {v!r}")
 
 
 def check_finite(values: Sequence[float]) -> bool:

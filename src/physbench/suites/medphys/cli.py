@@ -114,7 +114,7 @@ def solve(
                 raise UserError(f"error mode {mode!r} does not apply at level {level} "
                                 f"(levels {', '.join(map(str, error_mode.levels))})")
             value = error_mode.answer(level, p)
-    except (ArithmeticError, ValueError, IndexError) as exc:
+    except (ArithmeticError, ValueError, IndexError, TypeError, KeyError) as exc:
         raise UserError(f"these params cannot be solved: {exc}") from None
     if not math.isfinite(value):
         raise UserError("these params give no finite answer")
@@ -128,3 +128,4 @@ def solve(
 
 # the checking-item commands attach themselves to medphys_app
 from physbench.suites.medphys import cli_checks as _cli_checks  # noqa: E402,F401
+from physbench.suites.medphys import cli_verify as _cli_verify  # noqa: E402,F401

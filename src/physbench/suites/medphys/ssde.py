@@ -10,7 +10,7 @@ from functools import partial
 from physbench.suites.medphys.base import ErrorMode, Generator, LevelSpec
 from physbench.suites.medphys.numbers import dec, fmt_dec, transpose_digits
 from physbench.suites.medphys.text import ask, bullets
-from physbench.suites.medphys.worksheet import Sheet, Shown, show
+from physbench.suites.medphys.worksheet import Sheet, Shown
 
 # AAPM Report 204, exponential fits of the conversion factor f(D) = a exp(-b D), D in cm
 # (Report 204 Sec. 4; the fits reproduce Tables 1D and 2D to within 0.005).
@@ -81,8 +81,8 @@ def _ssde_steps(s: Sheet, p: SsdeFromDimensions | SsdeFromWaterDiameter, d: Show
     """Conversion factor and SSDE from a diameter: the last one or two steps of levels 2 and 3."""
     phantom = _other(p.phantom_cm) if mode == "other_phantom_fit" else p.phantom_cm
     a, b = FIT[phantom]
-    ctdi = show(p.ctdi_vol_mgy, dec=1)
-    pitch = show(p.pitch, dec=3)
+    ctdi = s.given(p.ctdi_vol_mgy, dec=1)
+    pitch = s.given(p.pitch, dec=3)
     per_pitch = (" / pitch", f" / {pitch.text}", 1 / pitch) if mode == "pitch_again" else ("", "", 1.0)
     title = "Size-specific dose estimate"
     if mode == "f_omitted":
@@ -115,7 +115,7 @@ def _pitch_note(s: Sheet, p: DlpScan | SsdeFromDimensions | SsdeFromWaterDiamete
 
 def dlp_chain(p: DlpScan, s: Sheet, mode: str | None = None) -> Shown:
     """DLP = CTDIvol x scan length (CTDIvol already includes the pitch)."""
-    ctdi, length, pitch = show(p.ctdi_vol_mgy, dec=1), show(p.scan_length_cm, dec=1), show(p.pitch, dec=3)
+    ctdi, length, pitch = s.given(p.ctdi_vol_mgy, dec=1), s.given(p.scan_length_cm, dec=1), s.given(p.pitch, dec=3)
     if mode != "pitch_again":
         _pitch_note(s, p)
     if mode == "pitch_again":
@@ -129,7 +129,7 @@ def dlp_chain(p: DlpScan, s: Sheet, mode: str | None = None) -> Shown:
 
 def dimensions_chain(p: SsdeFromDimensions, s: Sheet, mode: str | None = None) -> Shown:
     """Report 204: D = sqrt(AP x LAT) in cm, f(D) for the phantom, SSDE = f x CTDIvol."""
-    ap_mm, lat_mm = show(p.ap_mm, dec=0), show(p.lat_mm, dec=0)
+    ap_mm, lat_mm = s.given(p.ap_mm, dec=0), s.given(p.lat_mm, dec=0)
     if mode != "pitch_again":
         _pitch_note(s, p)
     if mode == "mm_in_fit":  # the error: no conversion, D stays in mm
@@ -154,7 +154,7 @@ def dimensions_chain(p: SsdeFromDimensions, s: Sheet, mode: str | None = None) -
 
 def water_chain(p: SsdeFromWaterDiameter, s: Sheet, mode: str | None = None) -> Shown:
     """Report 220: Aw = (CT/1000 + 1) A, Dw = 2 sqrt(Aw/pi), then Report 204's f for the phantom."""
-    area, ct = show(p.roi_area_cm2, dec=1), show(p.mean_ct_hu, dec=0)
+    area, ct = s.given(p.roi_area_cm2, dec=1), s.given(p.mean_ct_hu, dec=0)
     if mode != "pitch_again":
         _pitch_note(s, p)
     if mode != "ct_not_converted" and mode != "pi_omitted" and s.vary("merge_area"):

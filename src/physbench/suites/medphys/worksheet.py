@@ -93,6 +93,14 @@ class Sheet:
         self.steps.append(Step(number, key, title, formula, substitution, result, float(shown), titled))
         return shown
 
+    def given(self, value: float, *, sig: int | None = None, dec: int | None = None, sci: int | None = None) -> Shown:
+        """An input as the worksheet prints it; an exact sheet keeps the value unrounded, so that a
+        params file with more digits than the prompt prints is solved as given."""
+        text = _format(value, sig, dec, sci)
+        if self.display:
+            return Shown(float(text.replace(" × 10^", "e")), text)
+        return Shown(value, text)
+
     def vary(self, name: str, share: float = 0.5) -> bool:
         """A layout choice (show an optional step, merge two steps...): False unless this is a
         display sheet with a variant, where it is a stable draw from (variant, name)."""

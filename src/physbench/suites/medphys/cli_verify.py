@@ -1,0 +1,52 @@
+"""`physbench medphys verify`: the benchmark's commissioning checks in one command."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from physbench.suites.medphys.cli import emit, medphys_app
+
+
+def _text(s: dict) -> str:  # type: ignore[type-arg]
+    lines = [f"medphys verification: {'PASSED' if s['passed'] else 'FAILED'} "
+             f"({s['cells']} cells x {s['draws_per_cell']} draws)"]
+    if s["max_rel_diff"] is not None:
+        lines.append(f"  second implementation: {s['compared']} compared, max relative difference {s['max_rel_diff']:.2e}")
+    lines.append(f"  plausibility violations: {s['plausibility_violations']}; regenerated identically: "
+                 f"{s['regeneration_identical']['passed']}/{s['regeneration_identical']['total']}; reference accepted: "
+                 f"{s['grader_accepts_reference']['passed']}/{s['grader_accepts_reference']['total']}")
+    for name, t in s["negative_controls"].items():
+        lines.append(f"  {name.replace('_', ' ')}: {t['passed']}/{t['total']}")
+    lines.append("  bands (derived -> in use): " + ", ".join(
+        f"{b['generator']} L{b['level']} {b['derived'] * 100:g}->{b['band'] * 100:g}%" for b in s["bands"]))
+    worst = max(s["constant_answer"], key=lambda c: c["pass_rate"])
+    lines.append(f"  best constant answer: highest pass rate {worst['pass_rate'] * 100:.1f}% "
+                 f"({worst['generator']} L{worst['level']})")
+    low = [d for d in s["detectability"] if d["detected"] < 0.5]
+    lines.append(f"  error modes: {len(s['detectability'])} mode-level combinations, {len(low)} detected in < 50% of draws")
+    lines += [f"  FAIL: {f}" for f in s["failures"]]
+    return "\n".join(lines)
+
+
+@medphys_app.command("verify")
+def verify_command(
+    draws: int = typer.Option(2000, "--draws", min=1, max=100_000, help="Draws per generator and level."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Processes (default: all cores)."),
+    doc: Optional[Path] = typer.Option(None, "--doc", help="Also write the Markdown record to this file."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Second implementation, derived bands, negative controls, detectability; exit 1 if anything fails."""
+    from physbench.suites.medphys.verify.document import markdown
+    from physbench.suites.medphys.verify.run import verify
+
+    summary = verify(draws, workers)
+    if doc is not None:
+        tmp = doc.with_suffix(doc.suffix + ".tmp")
+        tmp.write_text(markdown(summary, f"physbench medphys verify --draws {draws} --doc {doc}"), encoding="utf-8")
+        tmp.replace(doc)
+    emit(summary, as_json, _text(summary))
+    if not summary["passed"]:
+        raise typer.Exit(code=1)

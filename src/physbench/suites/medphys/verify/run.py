@@ -1,0 +1,134 @@
+"""`physbench medphys verify`: every check of the seed's verification, cell by cell, in parallel."""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, Callable
+
+from physbench.suites.medphys.base import params_from_dict
+from physbench.suites.medphys.generators import LEVELS, available_generators, get_generator
+from physbench.suites.medphys.items import calculation_item
+from physbench.suites.medphys.verify.bands import derive_band
+from physbench.suites.medphys.verify.controls import constant_answer, item_controls
+from physbench.suites.medphys.verify.detect import detectability
+
+AGREEMENT_BOUND = 1e-6
+CONTROL_ITEMS = 500  # items per cell that go through the grader's controls
+
+
+def _second_implementation() -> Callable[[str, int, str], tuple[float, str]] | None:
+    try:
+        from physbench.suites.medphys.verify.independent import solve_prompt
+    except ModuleNotFoundError:
+        return None
+    return solve_prompt
+
+
+def verify_cell(generator: str, level: int, draws: int) -> dict[str, Any]:
+    """All checks of one generator and level."""
+    from physbench.grading import convert
+
+    gen = get_generator(generator)
+    spec = gen.level(level)
+    solve_prompt = _second_implementation()
+    out: dict[str, Any] = {"generator": generator, "level": level, "draws": draws, "violations": 0,
+                           "regenerated": 0, "max_rel_diff": 0.0, "compared": 0, "prompt_defects": [],
+                           "controls": {}}
+    controls: dict[str, list[int]] = {}
+    for seed in range(draws):
+        item = calculation_item(generator, level, seed)
+        out["regenerated"] += calculation_item(generator, level, seed).to_json() == item.to_json()
+        p = params_from_dict(spec.params, item.params)
+        out["violations"] += bool(spec.violations(p))
+        if solve_prompt is not None:
+            try:
+                value, unit = solve_prompt(generator, level, item.user)
+            except Exception as exc:  # a prompt the second implementation cannot read is a defect
+                if len(out["prompt_defects"]) < 5:
+                    out["prompt_defects"].append({"seed": seed, "defect": f"{type(exc).__name__}: {exc}"})
+            else:
+                ref_value, ref_unit = float(item.reference.value), item.reference.unit or ""  # type: ignore[arg-type]
+                converted = convert(value, unit, ref_unit)
+                diff = abs(converted / ref_value - 1.0) if converted is not None else float("inf")
+                out["max_rel_diff"] = max(out["max_rel_diff"], diff)
+                out["compared"] += 1
+        if seed < CONTROL_ITEMS:
+            for name, ok in item_controls(item).items():
+                if ok is not None:
+                    tally = controls.setdefault(name, [0, 0])
+                    tally[0] += ok
+                    tally[1] += 1
+    out["controls"] = {k: {"passed": v[0], "total": v[1]} for k, v in controls.items()}
+    out["band"] = {"band": gen.band, **derive_band(gen, level)}
+    out["constant_answer"] = constant_answer(gen, level)
+    out["detectability"] = detectability(gen, level, min(draws, 500) if draws >= 20 else 20)
+    return out
+
+
+def verify(draws: int = 2000, workers: int | None = None) -> dict[str, Any]:
+    """Run every cell and summarise in the JSON shape the command line promises."""
+    cells = [(g.name, level) for g in available_generators() for level in LEVELS]
+    workers = workers or min(len(cells), os.cpu_count() or 1)
+    if workers > 1:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            results = list(pool.map(verify_cell, [c[0] for c in cells], [c[1] for c in cells],
+                                    [draws] * len(cells)))
+    else:
+        results = [verify_cell(g, level, draws) for g, level in cells]
+    return summarise(results, draws)
+
+
+def summarise(results: list[dict[str, Any]], draws: int) -> dict[str, Any]:
+    controls: dict[str, dict[str, int]] = {}
+    for r in results:
+        for name, tally in r["controls"].items():
+            total = controls.setdefault(name, {"passed": 0, "total": 0})
+            total["passed"] += tally["passed"]
+            total["total"] += tally["total"]
+    accepted = controls.pop("reference_accepted", {"passed": 0, "total": 0})
+    compared = sum(r["compared"] for r in results)
+    out = {
+        "cells": len(results),
+        "draws_per_cell": draws,
+        "max_rel_diff": max((r["max_rel_diff"] for r in results), default=0.0) if compared else None,
+        "compared": compared,
+        "plausibility_violations": sum(r["violations"] for r in results),
+        "regeneration_identical": {"passed": sum(r["regenerated"] for r in results), "total": draws * len(results)},
+        "grader_accepts_reference": accepted,
+        "bands": [{"generator": r["generator"], "level": r["level"], **r["band"]} for r in results],
+        "negative_controls": controls,
+        "constant_answer": [r["constant_answer"] for r in results],
+        "detectability": [d for r in results for d in r["detectability"]],
+        "prompt_defects": [{"generator": r["generator"], "level": r["level"], **d} for r in results
+                           for d in r["prompt_defects"]],
+    }
+    out["failures"] = failures(out)
+    out["passed"] = not out["failures"]
+    return out
+
+
+def failures(summary: dict[str, Any]) -> list[str]:
+    """Why the verification fails (empty when it passes)."""
+    out = []
+    if summary["max_rel_diff"] is None:
+        out.append("no second implementation ran")
+    elif summary["max_rel_diff"] > AGREEMENT_BOUND:
+        out.append(f"the two implementations disagree by {summary['max_rel_diff']:.3g} (bound {AGREEMENT_BOUND:g})")
+    if summary["prompt_defects"]:
+        out.append(f"{len(summary['prompt_defects'])} prompt defects")
+    if summary["plausibility_violations"]:
+        out.append(f"{summary['plausibility_violations']} plausibility violations")
+    regen = summary["regeneration_identical"]
+    if regen["passed"] != regen["total"]:
+        out.append(f"{regen['total'] - regen['passed']} items did not regenerate byte for byte")
+    acc = summary["grader_accepts_reference"]
+    if acc["passed"] != acc["total"]:
+        out.append(f"the grader rejected {acc['total'] - acc['passed']} reference answers")
+    for name, tally in summary["negative_controls"].items():
+        if tally["passed"] != tally["total"]:
+            out.append(f"control {name} failed {tally['total'] - tally['passed']} of {tally['total']}")
+    for b in summary["bands"]:
+        if b["band"] < b["derived"]:
+            out.append(f"{b['generator']} L{b['level']}: band {b['band']:g} is tighter than derived {b['derived']:g}")
+    return out
