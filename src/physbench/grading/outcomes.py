@@ -1,0 +1,56 @@
+"""Responses that carry no gradable answer: blocked, interrupted, truncated (MedPhysBench,
+"Evaluation setup", Outcomes)."""
+
+from __future__ import annotations
+
+import re
+
+INTERRUPTED_CHARS = 400  # output that stops within this many characters without an answer
+
+# finish reasons reported by OpenAI-compatible, Anthropic and Gemini endpoints
+TRUNCATED_REASONS = frozenset({"length", "max_tokens", "max_output_tokens", "model_length", "token_limit"})
+BLOCKED_REASONS = frozenset({"content_filter", "safety", "blocked", "prohibited_content", "refusal",
+                             "spii", "blocklist", "recitation"})
+
+# a provider's policy notice in place of an answer, e.g. "This request triggered restrictions on
+# violative cyber content and was blocked under Anthropic's Usage Policy"
+_NOTICE = re.compile(
+    r"triggered\s+restrictions|violative\s+\w+\s+content"
+    r"|(?:blocked|violat\w*|flagged|filtered|restricted)\b[^\n]{0,120}?"
+    r"(?:usage|content(?:\s+management)?|safety|acceptable[\s-]use)\s+polic(?:y|ies)"
+    r"|(?:usage|content(?:\s+management)?|safety)\s+polic(?:y|ies)[^\n]{0,80}?\b(?:blocked|violat\w*|flagged|filtered)",
+    re.I,
+)
+_NOTICE_SPAN = 2000  # a notice is short: look at the start and the end of the text
+
+
+def _reason(finish_reason: str | None) -> str:
+    return finish_reason.strip().lower() if finish_reason else ""
+
+
+def truncated(finish_reason: str | None) -> bool:
+    """The model hit its token limit."""
+    return _reason(finish_reason) in TRUNCATED_REASONS
+
+
+def blocked_by_reason(finish_reason: str | None) -> bool:
+    """The provider stopped the output (content filter, safety)."""
+    return _reason(finish_reason) in BLOCKED_REASONS
+
+
+_NOTICE_WORDS = ("polic", "restriction", "violative", "POLIC", "Polic", "RESTRICTION", "Restriction")
+
+
+def policy_notice(text: str) -> bool:
+    """The text holds a provider's policy notice (searched near its start and its end)."""
+    if not any(w in text for w in _NOTICE_WORDS):
+        return False
+    if len(text) <= 2 * _NOTICE_SPAN:
+        return _NOTICE.search(text) is not None
+    return _NOTICE.search(text, 0, _NOTICE_SPAN) is not None or \
+        _NOTICE.search(text, len(text) - _NOTICE_SPAN) is not None
+
+
+def short(text: str) -> bool:
+    """Under the 400 characters within which an output without an answer counts as interrupted."""
+    return len(text.strip()) < INTERRUPTED_CHARS
