@@ -291,7 +291,8 @@ def _table_text(p: SingleDwell | TwoDwells | CatheterDwells) -> str:
 
 HDR_INTRO = "An HDR brachytherapy treatment uses an Ir-192 source in water (full scatter conditions)."
 FORMALISM = "Use the TG-43U1 one-dimensional formalism with the point-source geometry factor (r0 = 1 cm)."
-INTERPOLATE = "Interpolate linearly in the table where a distance is not tabulated."
+INTERPOLATE = ("Where a distance is not tabulated, interpolate g_P(r) and φ_an(r) each linearly in r "
+               "between the neighbouring rows.")
 
 
 def prompt_l1(p: SingleDwell) -> str:

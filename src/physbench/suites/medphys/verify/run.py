@@ -66,17 +66,37 @@ def verify_cell(generator: str, level: int, draws: int) -> dict[str, Any]:
     return out
 
 
+def _public_tg43_l3(seed: int) -> tuple[str, float]:
+    item = calculation_item("tg43", 3, seed)
+    return item.user, float(item.reference.value)  # type: ignore[arg-type]
+
+
+def tg43_distance_rounding(n: int) -> dict[str, Any] | None:
+    """The seed's check that rounding the level-3 TG-43 distances stays inside the 2% band."""
+    try:
+        from physbench.suites.medphys.verify.independent.tg43 import distance_rounding_check
+    except ModuleNotFoundError:
+        return None
+    return distance_rounding_check(_public_tg43_l3, n=n, start=0)
+
+
 def verify(draws: int = 2000, workers: int | None = None) -> dict[str, Any]:
     """Run every cell and summarise in the JSON shape the command line promises."""
     cells = [(g.name, level) for g in available_generators() for level in LEVELS]
     workers = workers or min(len(cells), os.cpu_count() or 1)
+    rounding_draws = min(10_000, 5 * draws)
     if workers > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:
+            rounding = pool.submit(tg43_distance_rounding, rounding_draws)
             results = list(pool.map(verify_cell, [c[0] for c in cells], [c[1] for c in cells],
                                     [draws] * len(cells)))
+            tg43 = rounding.result()
     else:
         results = [verify_cell(g, level, draws) for g, level in cells]
-    return summarise(results, draws)
+        tg43 = tg43_distance_rounding(rounding_draws)
+    summary = summarise(results, draws)
+    summary["tg43_distance_rounding"] = tg43
+    return summary
 
 
 def summarise(results: list[dict[str, Any]], draws: int) -> dict[str, Any]:
