@@ -1,0 +1,298 @@
+"""The caller's side: a pool of warm zygote processes and the public `run` / `Executor` API.
+
+Each worker is a separate interpreter (started with subprocess, so it is safe to create from a
+threaded caller) that forks one child per program. `Executor.run` takes an idle worker, sends
+the request and turns the zygote's reply into an ExecResult; `map` runs many programs across
+the workers. A zygote that dies or stops answering is replaced.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import queue
+import re
+import select
+import subprocess
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from physbench.executor import values
+from physbench.executor.limits import POLICIES, STATUSES, ExecResult, Limits
+from physbench.executor.policy import CALL_NAME_PATTERN
+from physbench.executor.zygote import read_message, write_message
+
+START_TIMEOUT_S = 120.0   # scientific imports take seconds on a busy machine
+REPLY_GRACE_S = 10.0      # beyond the wall limit, before a silent zygote counts as broken
+_CALL_RE = re.compile(CALL_NAME_PATTERN)
+_SRC_DIR = str(Path(__file__).resolve().parents[2])
+
+# the zygote's whole environment: one thread per numeric library (fork needs a single thread),
+# a fixed hash seed (programs give the same set order every run), UTC and no secrets
+_ZYGOTE_ENV = {
+    "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+    "NUMEXPR_NUM_THREADS": "1", "VECLIB_MAXIMUM_THREADS": "1", "PYTHONHASHSEED": "0",
+    "PYTHONDONTWRITEBYTECODE": "1", "TZ": "UTC", "LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin",
+}
+_BOOT = ("import sys; sys.path[0:1] = [sys.argv[1]]; del sys.argv[1]; "
+         "from physbench.executor.zygote import main; main()")
+
+
+class ExecutorError(RuntimeError):
+    """The sandbox itself failed (a worker would not start or kept dying), not the program."""
+
+
+class _Worker:
+    def __init__(self, policy: str, disabled: str) -> None:
+        self.policy = policy
+        self.proc = subprocess.Popen(
+            [sys.executable, "-s", "-c", _BOOT, _SRC_DIR, policy, disabled],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None, env=dict(_ZYGOTE_ENV),
+            cwd="/", start_new_session=True, close_fds=True)
+        hello = self._read(START_TIMEOUT_S)
+        if not hello or not hello.get("ready"):
+            self.close()
+            raise ExecutorError(f"sandbox worker failed to start: {(hello or {}).get('error', 'no reply')}")
+        self.hello = hello
+
+    def _read(self, timeout: float) -> dict[str, Any] | None:
+        assert self.proc.stdout is not None
+        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
+        if not ready:
+            return None
+        try:
+            return read_message(self.proc.stdout)
+        except (ValueError, OSError):
+            return None
+
+    def request(self, message: dict[str, Any], timeout: float) -> dict[str, Any] | None:
+        try:
+            assert self.proc.stdin is not None
+            write_message(self.proc.stdin, message)
+        except (BrokenPipeError, OSError):
+            return None
+        return self._read(timeout)
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                assert self.proc.stdin is not None
+                write_message(self.proc.stdin, {"quit": True})
+                self.proc.stdin.close()
+                self.proc.wait(timeout=2)
+            except (OSError, ValueError, subprocess.TimeoutExpired):
+                self.proc.kill()
+                self.proc.wait()
+        for stream in (self.proc.stdin, self.proc.stdout):
+            try:
+                if stream:
+                    stream.close()
+            except OSError:
+                pass
+
+
+class Executor:
+    """A pool of `workers` warm sandboxes for one policy. Use as a context manager."""
+
+    def __init__(self, policy: str = "strict", workers: int = 2, limits: Limits | None = None) -> None:
+        if policy not in POLICIES:
+            raise ValueError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
+        if not 1 <= int(workers) <= 64:
+            raise ValueError("workers must be between 1 and 64")
+        self.policy = policy
+        self.limits = (limits or Limits()).resolve(policy)
+        self._disabled = os.environ.get("PHYSBENCH_SANDBOX_DISABLE", "")
+        self._idle: queue.Queue[_Worker] = queue.Queue()
+        self._all: list[_Worker] = []
+        self._lock = threading.Lock()
+        self._closed = False
+        try:
+            with ThreadPoolExecutor(max_workers=int(workers)) as starter:
+                started = list(starter.map(lambda _: self._start_worker(), range(int(workers))))
+        except BaseException:
+            self.close()  # the workers that did start
+            raise
+        for w in started:
+            self._idle.put(w)
+
+    def _start_worker(self) -> _Worker:
+        w = _Worker(self.policy, self._disabled)
+        with self._lock:
+            self._all.append(w)
+        return w
+
+    @property
+    def layers(self) -> dict[str, Any]:
+        """The isolation layers in force, as the first worker detected them."""
+        return self._all[0].hello["layers"] if self._all else {}
+
+    def worker_pids(self) -> list[int]:
+        return [w.proc.pid for w in self._all if w.alive()]
+
+    def run(self, source: str, call: str | None = "solve", args: Sequence[Any] = (),
+            limits: Limits | None = None) -> ExecResult:
+        """Run one program and, unless `call` is None, call its function `call(*args)`."""
+        if self._closed:
+            raise ExecutorError("this Executor is closed")
+        if call is not None and not _CALL_RE.fullmatch(call):
+            raise ValueError(f"call name {call!r} must be a plain identifier not starting with '_'")
+        lim = self.limits if limits is None else _overlay(self.limits, limits).resolve(self.policy)
+        if not isinstance(source, str):
+            raise TypeError("source must be a str")
+        if len(source) > lim.max_source_chars:
+            return ExecResult("rejected", error=f"program is {len(source)} characters; "
+                                                f"the limit is {lim.max_source_chars}")
+        try:
+            wire_args = values.encode_args(args)
+        except values.BadValue as exc:
+            raise ValueError(f"args cannot be sent to the sandbox: {exc}") from None
+        message = {"source": source, "call": call, "args": wire_args, "limits": lim.to_dict()}
+        for attempt in (1, 2):
+            worker = self._take()
+            reply = worker.request(message, lim.wall_s + REPLY_GRACE_S)
+            if reply is not None and "reply" in reply:
+                self._idle.put(worker)
+                return _result(reply, lim)
+            self._replace(worker)
+        raise ExecutorError("sandbox worker failed twice on this program")
+
+    def map(self, jobs: Iterable[str | tuple[str, Sequence[Any]]], call: str | None = "solve",
+            args: Sequence[Any] = (), limits: Limits | None = None) -> list[ExecResult]:
+        """Run many programs across the workers; results in input order.
+
+        Each job is a source string (called with `args`) or a (source, args) pair.
+        """
+        pairs = [(j, args) if isinstance(j, str) else (j[0], j[1]) for j in jobs]
+        with ThreadPoolExecutor(max_workers=max(1, len(self._all))) as threads:
+            return list(threads.map(lambda p: self.run(p[0], call, p[1], limits), pairs))
+
+    def _take(self) -> _Worker:
+        """An idle worker; raises instead of waiting forever when none is left."""
+        while True:
+            try:
+                return self._idle.get(timeout=0.5)
+            except queue.Empty:
+                with self._lock:
+                    if self._closed or not self._all:
+                        raise ExecutorError("no sandbox workers are left in this Executor") from None
+
+    def _replace(self, worker: _Worker) -> None:
+        worker.close()
+        with self._lock:
+            if worker in self._all:
+                self._all.remove(worker)
+        if not self._closed:
+            self._idle.put(self._start_worker())
+
+    def close(self) -> None:
+        """Stop every worker (running programs are killed with their zygote's group)."""
+        self._closed = True
+        with self._lock:
+            workers, self._all = list(self._all), []
+        for w in workers:
+            w.close()
+
+    def __enter__(self) -> "Executor":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+def _overlay(base: Limits, override: Limits) -> Limits:
+    """`override`'s set fields on top of `base` (the Executor's limits)."""
+    return replace(base, **{k: v for k, v in override.to_dict().items() if v is not None})
+
+
+def _result(reply: dict[str, Any], lim: Limits) -> ExecResult:
+    """Turn the zygote's report into an ExecResult, trusting nothing the child wrote."""
+    timing = dict(wall_s=float(reply.get("wall_s", 0.0)), cpu_s=float(reply.get("cpu_s", 0.0)),
+                  max_rss_mb=float(reply.get("max_rss_mb", 0.0)))
+    killed = reply.get("killed")
+    if killed == "timeout":
+        return ExecResult("timeout", error=f"wall-clock limit of {lim.wall_s:g} s reached", **timing)
+    if killed == "reply_too_long":
+        return ExecResult("output_limit", error="the program's reply passed the size cap", **timing)
+    child = _parse_child(reply.get("reply"))
+    if child is None:
+        return _no_reply(reply.get("exit") or {}, lim, timing)
+    timing["cpu_s"], timing["max_rss_mb"] = child["cpu_s"], child["max_rss_mb"]
+    return ExecResult(child["status"], child["value"], child["error"], output=child["output"], **timing)
+
+
+def _parse_child(text: Any) -> dict[str, Any] | None:
+    if not isinstance(text, str) or not text:
+        return None
+    try:
+        raw = json.loads(text)
+        if not isinstance(raw, dict) or raw.get("status") not in STATUSES:
+            return None
+        error, output = raw.get("error"), raw.get("output", "")
+        if not (error is None or isinstance(error, str)) or not isinstance(output, str):
+            return None
+        return {"status": raw["status"], "value": values.decode_tree(raw.get("value")), "error": error,
+                "output": output, "cpu_s": float(raw.get("cpu_s", 0.0)),
+                "max_rss_mb": float(raw.get("max_rss_mb", 0.0))}
+    except (ValueError, TypeError, KeyError, IndexError, RecursionError):
+        return None
+
+
+def _no_reply(exit_info: dict[str, Any], lim: Limits, timing: dict[str, float]) -> ExecResult:
+    if exit_info.get("error"):
+        return ExecResult("raised", error=str(exit_info["error"]), **timing)
+    name = exit_info.get("name")
+    if name in ("SIGXCPU",) or (name == "SIGKILL" and timing["cpu_s"] >= lim.cpu_s):
+        return ExecResult("timeout", error=f"CPU time limit of {lim.cpu_s:g} s reached", **timing)
+    if name == "SIGKILL":
+        return ExecResult("memory", error="the program was killed (out of memory)", **timing)
+    if name:
+        return ExecResult("raised", error=f"the program crashed ({name})", **timing)
+    return ExecResult("raised", error=f"the program ended without a result (exit {exit_info.get('code')})",
+                      **timing)
+
+
+_DEFAULT: dict[str, Executor] = {}
+_DEFAULT_LOCK = threading.Lock()
+
+
+def default_executor(policy: str = "strict") -> Executor:
+    """The shared pool for `policy`, started on first use and closed at interpreter exit."""
+    with _DEFAULT_LOCK:
+        ex = _DEFAULT.get(policy)
+        if ex is None:
+            if policy not in POLICIES:
+                raise ValueError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
+            ex = _DEFAULT[policy] = Executor(policy, workers=2)
+        return ex
+
+
+def shutdown() -> None:
+    """Close the shared pools (registered with atexit)."""
+    with _DEFAULT_LOCK:
+        pools = list(_DEFAULT.values())
+        _DEFAULT.clear()
+    for ex in pools:
+        ex.close()
+
+
+def _forget_pools_in_forked_child() -> None:
+    """A forked caller must not talk to its parent's zygotes; it starts its own on first use."""
+    _DEFAULT.clear()
+
+
+atexit.register(shutdown)
+os.register_at_fork(after_in_child=_forget_pools_in_forked_child)
+
+
+def run(source: str, call: str | None = "solve", args: Sequence[Any] = (), policy: str = "strict",
+        limits: Limits | None = None) -> ExecResult:
+    """Run `source` in the shared sandbox pool for `policy` and call `call(*args)`."""
+    return default_executor(policy).run(source, call=call, args=args, limits=limits)

@@ -1,0 +1,52 @@
+"""Exercise the allowed modules once in the warm parent, so their lazy imports and caches are
+done before the first fork (children then start with them already loaded)."""
+
+from __future__ import annotations
+
+
+def run(policy: str) -> None:
+    import calendar
+    import datetime
+    import time
+
+    time.strptime("2024-02-29", "%Y-%m-%d")
+    datetime.datetime.strptime("2024-02-29 10:30", "%Y-%m-%d %H:%M")
+    datetime.date(2024, 2, 29).isoformat()
+    calendar.monthrange(2024, 2)
+    if policy == "scientific":
+        _scientific()
+
+
+def _scientific() -> None:
+    import numpy as np
+    import scipy.integrate
+    import scipy.interpolate
+    import scipy.linalg
+    import scipy.optimize
+    import scipy.special
+    import scipy.stats
+    import sympy
+
+    a = np.array([[2.0, 1.0], [1.0, 3.0]])
+    np.linalg.solve(a, np.ones(2))
+    np.linalg.eigvalsh(a)
+    np.fft.fft(np.ones(4))
+    np.random.default_rng(0).normal(size=3)
+    scipy.linalg.expm(a)
+    scipy.integrate.quad(lambda t: t * t, 0.0, 1.0)
+    scipy.integrate.solve_ivp(lambda t, y: -y, (0.0, 1.0), [1.0])
+    scipy.optimize.brentq(lambda t: t * t - 2.0, 0.0, 2.0)
+    scipy.optimize.minimize(lambda v: float((v[0] - 1.0) ** 2), [0.0])
+    scipy.interpolate.CubicSpline([0.0, 1.0, 2.0], [0.0, 1.0, 4.0])(0.5)
+    scipy.special.gamma(2.5)
+    scipy.stats.norm.cdf(0.0)
+    x = sympy.Symbol("x")
+    expr = sympy.sin(x) ** 2 + sympy.cos(x) ** 2
+    sympy.simplify(expr)
+    sympy.solve(x**2 - 2, x)
+    sympy.integrate(sympy.exp(-x) * x, (x, 0, sympy.oo))
+    sympy.diff(sympy.exp(x) * x, x)
+    sympy.series(sympy.sin(x), x, 0, 4)
+    sympy.limit(sympy.sin(x) / x, x, 0)
+    sympy.srepr(sympy.Rational(1, 3) * x)
+    sympy.N(sympy.pi, 20)

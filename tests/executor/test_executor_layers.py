@@ -1,0 +1,55 @@
+"""Isolation layers: reported, verified by probes where the kernel has them, skipped (with the
+reason) where it does not; programs stay contained with the kernel layers switched off."""
+
+from __future__ import annotations
+
+import pytest
+
+from physbench.executor import Executor, Limits
+from physbench.executor.layers import EXPECTED_BLOCKS, KERNEL_LAYERS
+
+PYTHON_LAYERS = ("static_checks", "proxy_modules", "builtins_allowlist", "audit_hook", "line_cap",
+                 "rlimits", "wall_clock_kill", "fork_server")
+
+
+def test_every_layer_is_reported(strict_ex):
+    layers = strict_ex.layers
+    for name in PYTHON_LAYERS:
+        assert layers[name]["active"] is True
+    for name in KERNEL_LAYERS:
+        assert isinstance(layers[name]["active"], bool) and layers[name]["detail"]
+
+
+@pytest.mark.parametrize("layer", KERNEL_LAYERS)
+def test_active_kernel_layer_stops_what_it_must(strict_ex, layer):
+    info = strict_ex.layers[layer]
+    if not info["active"]:
+        pytest.skip(f"{layer} not available on this host: {info['detail']}")
+    assert set(EXPECTED_BLOCKS[layer]) <= set(info["blocks"]), info
+
+
+def test_scientific_pool_reports_the_same_kernel_layers(strict_ex, scientific_ex):
+    # numpy/scipy/sympy start no threads in the warm parent (fork is only safe single-threaded)
+    assert scientific_ex.layers["fork_server"]["active"], scientific_ex.layers["fork_server"]
+    for layer in KERNEL_LAYERS:
+        assert scientific_ex.layers[layer]["active"] == strict_ex.layers[layer]["active"]
+
+
+def test_contained_without_kernel_layers(monkeypatch, tmp_path):
+    """Where seccomp and Landlock are missing, the Python layers alone still contain programs."""
+    monkeypatch.setenv("PHYSBENCH_SANDBOX_DISABLE", "seccomp,landlock")
+    hostile = {
+        "import os\ndef solve():\n    return os.listdir('/')\n": "rejected",
+        f"def solve():\n    open('{tmp_path}/x', 'w')\n": "rejected",
+        "def solve():\n    return ().__class__.__base__\n": "rejected",
+        "def solve():\n    while True:\n        pass\n": "line_limit",
+        "def solve():\n    return [0] * 10 ** 9\n": "memory",
+    }
+    with Executor("strict", workers=1) as ex:
+        for layer in KERNEL_LAYERS:
+            assert ex.layers[layer]["active"] is False
+            assert "disabled" in ex.layers[layer]["detail"]
+        for source, status in hostile.items():
+            assert ex.run(source, limits=Limits(wall_s=2)).status == status
+        assert ex.run("def solve():\n    return 6 * 7\n").value == 42
+    assert list(tmp_path.iterdir()) == []
