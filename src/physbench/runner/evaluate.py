@@ -1,0 +1,218 @@
+"""`physbench eval` as a function: items, model and store in; a stored, summarised run out.
+
+Everything the user can get wrong (suite, split, key, model spec, options, a run directory
+that holds another run) is checked before the first row is written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from physbench.core.errors import UserError
+from physbench.core.hashing import item_set_hash
+from physbench.core.registry import get_suite
+from physbench.models.factory import ModelOptions, make_model
+from physbench.protocols import get_protocol
+from physbench.runner.engine import Engine
+from physbench.runner.manifest import Manifest, git_revision
+from physbench.runner.progress import Tally, make_progress
+from physbench.runner.retry import RetryPolicy
+from physbench.runner.sink import make_sink
+from physbench.runner.store import STORE_NAME, RunStore, open_run
+
+
+@dataclass(frozen=True)
+class EvalConfig:
+    """The options of one `physbench eval` invocation. `key` is never stored or printed."""
+
+    suite: str
+    split: str = "dev"
+    model: str = "local"
+    protocol: str = "direct"
+    base_url: str | None = None
+    api_key_env: str | None = None
+    limit: int | None = None
+    repeats: int = 1
+    concurrency: int = 16
+    run_dir: str | None = None
+    temperature: float | None = None
+    max_tokens: int | None = None
+    timeout_s: float = 600.0
+    max_attempts: int = 6
+    retry_delay_s: float = 1.0
+    seed: int | None = None
+    price_table: str | None = None
+    key: bytes | None = None
+    quiet: bool = False
+    grade_inline: bool | None = None  # None: a forked grading process where the platform allows
+
+    def __repr__(self) -> str:  # keep the key out of any traceback or log
+        return f"EvalConfig(suite={self.suite!r}, split={self.split!r}, model={self.model!r})"
+
+
+@dataclass(frozen=True)
+class EvalResult:
+    run_dir: Path
+    summary: dict[str, Any]
+    status: str  # "completed" | "interrupted"
+    attempted: int  # attempts run in this invocation
+    skipped: int  # attempts already graded by an earlier invocation
+    wall_s: float
+
+
+def _check_options(c: EvalConfig) -> None:
+    if c.limit is not None and c.limit < 1:
+        raise UserError("--limit must be at least 1")
+    if not 1 <= c.repeats <= 1000:
+        raise UserError("--repeats must be between 1 and 1000")
+    if not 1 <= c.concurrency <= 4096:
+        raise UserError("--concurrency must be between 1 and 4096")
+    if c.temperature is not None and not 0 <= c.temperature <= 10:
+        raise UserError("--temperature must be between 0 and 10")
+    if c.max_tokens is not None and c.max_tokens < 1:
+        raise UserError("--max-tokens must be at least 1")
+    if not c.timeout_s > 0:
+        raise UserError("--timeout must be positive")
+    if not 1 <= c.max_attempts <= 100:
+        raise UserError("--max-attempts must be between 1 and 100")
+    if not 0 <= c.retry_delay_s <= 600:
+        raise UserError("--retry-delay must be between 0 and 600 seconds")
+    if c.split == "test" and not c.key:
+        raise UserError("--split test needs --key-file")
+    if c.base_url and not c.model.startswith("openai/"):
+        raise UserError("--base-url applies to openai/NAME models only")
+
+
+def _items(suite: Any, c: EvalConfig) -> list[Any]:
+    try:
+        items = list(suite.items(c.split, key=c.key, limit=c.limit))
+    except UserError:
+        raise
+    except (ValueError, KeyError, TypeError) as exc:
+        raise UserError(f"suite {c.suite!r} cannot give split {c.split!r}: {exc}") from None
+    if c.limit is not None:
+        items = items[: c.limit]
+    if not items:
+        raise UserError(f"suite {c.suite!r} has no items in split {c.split!r}")
+    seen: set[str] = set()
+    for item in items:
+        if item.id in seen:
+            raise UserError(f"suite {c.suite!r} gave item id {item.id!r} twice")
+        seen.add(item.id)
+    return items
+
+
+def default_run_dir(suite: str, model: str) -> Path:
+    """runs/SUITE-MODEL-YYYYmmdd-HHMMSS (model spec reduced to safe characters)."""
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", model).strip("-")[:60] or "model"
+    return Path("runs") / f"{suite}-{slug}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
+
+
+def _open_store(run_dir: Path, manifest: Manifest) -> RunStore:
+    """The store of `run_dir`, new or resumed; refuses a directory that holds a different run."""
+    if (run_dir / STORE_NAME).exists():
+        with open_run(run_dir) as reader:
+            stored = reader.manifest
+        problems = stored.mismatches(manifest)
+        if problems:
+            raise UserError(f"{str(run_dir)!r} holds a different run ({'; '.join(problems)}); "
+                            "use another --run-dir")
+        return RunStore(run_dir)
+    if run_dir.exists() and not run_dir.is_dir():
+        raise UserError(f"--run-dir {str(run_dir)!r} is not a directory")
+    store = RunStore(run_dir)
+    if store.manifest() is None:
+        store.write_manifest(manifest)
+    return store
+
+
+async def _drive(engine: Engine, work: list[Any], concurrency: int, tally: Tally, progress: Any) -> None:
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    try:
+        if task is not None:
+            loop.add_signal_handler(signal.SIGTERM, task.cancel)
+    except (NotImplementedError, RuntimeError):  # not the main thread, or no signals here
+        pass
+    try:
+        await engine.run(work, concurrency=concurrency, tally=tally, progress=progress)
+    finally:
+        try:
+            loop.remove_signal_handler(signal.SIGTERM)
+        except (NotImplementedError, RuntimeError):
+            pass
+        await engine.model.aclose()
+
+
+def evaluate(c: EvalConfig) -> EvalResult:
+    """Run (or resume) one evaluation and return its summary."""
+    from physbench.report.summary import summarise
+
+    _check_options(c)
+    suite = get_suite(c.suite)
+    protocol = get_protocol(c.protocol)
+    items = _items(suite, c)
+    options = ModelOptions(base_url=c.base_url, api_key_env=c.api_key_env, concurrency=c.concurrency,
+                           timeout_s=c.timeout_s, price_table=c.price_table)
+    model = make_model(c.model, suite, options)
+    info_fn = getattr(model, "info", None)
+    sampling = {"temperature": c.temperature, "max_tokens": c.max_tokens, "seed": c.seed}
+    manifest = Manifest(
+        suite=c.suite, split=c.split, protocol=c.protocol, model_spec=c.model, sampling=sampling,
+        repeats=c.repeats, n_items=len(items), item_set_hash=item_set_hash((i.id, i.params_hash) for i in items),
+        model_info=info_fn() if callable(info_fn) else {}, base_url=getattr(model, "base_url", None),
+        options={"concurrency": c.concurrency, "timeout_s": c.timeout_s, "max_attempts": c.max_attempts,
+                 "retry_delay_s": c.retry_delay_s, "limit": c.limit}, git_revision=git_revision())
+    run_dir = Path(c.run_dir) if c.run_dir else default_run_dir(c.suite, c.model)
+    try:
+        store = _open_store(run_dir, manifest)
+    except BaseException:
+        asyncio.run(model.aclose())
+        raise
+    start = time.perf_counter()
+    status = "interrupted"
+    failure: str | None = None
+    try:
+        done = store.done_keys()
+        work = [(item, r) for r in range(c.repeats) for item in items if (item.id, r) not in done]
+        store.item_json = {item.id: item.to_json() for item in items}
+        tally = Tally(total=len(items) * c.repeats, done_before=len(items) * c.repeats - len(work))
+        store.begin_session()
+        inline = c.grade_inline
+        if inline is None and getattr(model, "max_concurrency", None) == 1:
+            inline = True  # one answer at a time (the local model): nothing to gain from a second process
+        sink = make_sink(suite, store, {item.id: item for item in items}, inline=inline)
+        progress = make_progress(f"{c.suite} x {c.model}", quiet=c.quiet)  # after the fork: rich runs a thread
+        engine = Engine(model=model, protocol=protocol, sink=sink,
+                        sampling={"temperature": c.temperature, "max_tokens": c.max_tokens},
+                        policy=RetryPolicy(max_attempts=c.max_attempts, base_delay_s=c.retry_delay_s), seed=c.seed)
+        try:
+            asyncio.run(_drive(engine, work, c.concurrency, tally, progress))
+            status = "completed"
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            status = "interrupted"
+        except RuntimeError as exc:  # the grading process or the store failed
+            status, failure = "failed", str(exc)
+        finally:
+            progress.close(tally)
+            try:
+                sink.close()
+            except RuntimeError as exc:
+                status, failure = "failed", failure or str(exc)
+            store.end_session(status, tally.done + tally.errors)
+    finally:
+        store.close()
+    if failure is not None:
+        raise UserError(failure)
+    wall = time.perf_counter() - start
+    with open_run(run_dir) as reader:
+        summary = summarise(reader)
+    return EvalResult(run_dir=run_dir, summary=summary, status=status, attempted=tally.done + tally.errors,
+                      skipped=len(items) * c.repeats - len(work), wall_s=wall)

@@ -1,0 +1,96 @@
+"""One finished attempt as the runner hands it on: to the grader, then to the store."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from physbench.core.items import Item
+from physbench.grading.types import Grade
+
+GRADE_FIELDS = tuple(Grade.__dataclass_fields__)
+
+
+def grade_json(grade: Grade) -> str:
+    """The grade as JSON (a flat field copy: dataclasses.asdict deep-copies and is slow here)."""
+    return json.dumps({name: getattr(grade, name) for name in GRADE_FIELDS}, default=str)
+
+
+def item_group(item: Item) -> str | None:
+    """The reporting group of an item: meta["group"], else "generator/Llevel" when both are known."""
+    group = item.meta.get("group")
+    if isinstance(group, str) and group:
+        return group
+    generator, level = item.meta.get("generator"), item.meta.get("level")
+    if generator is not None and level is not None:
+        return f"{generator}/L{level}"
+    return None
+
+
+@dataclass
+class AttemptRecord:
+    """Everything known about one finished attempt.
+
+    `status` is "answered" (a response, not yet graded), "done" (graded) or "error" (no usable
+    response after retries, or a grader that raised).
+    """
+
+    item: Item
+    repeat: int
+    status: str
+    started_at: float
+    finished_at: float
+    text: str | None = None
+    finish_reason: str | None = None
+    usage: dict[str, int] = field(default_factory=dict)
+    cost: float | None = None
+    latency: float | None = None
+    model_calls: int = 0
+    tries: int = 0
+    errors: list[str] = field(default_factory=list)
+    turns: list[dict[str, Any]] | None = None
+    raw: list[Any] | None = None  # each call's provider extras (Completion.extras), when any
+    grade: Grade | None = None
+
+    def grade_with(self, suite: Any) -> "AttemptRecord":
+        """Grade an answered attempt with the suite's grader; a grader that raises makes it an error."""
+        if self.status != "answered":
+            return self
+        try:
+            self.grade = suite.grade(self.item, self.text or "", self.finish_reason)
+            self.status = "done"
+        except Exception as exc:  # the grader must not raise; if it does, keep the text and say so
+            self.errors.append(f"grader raised {type(exc).__name__}: {str(exc)[:300]}")
+            self.status = "error"
+        return self
+
+    def wire(self) -> tuple[Any, ...]:
+        """A compact, picklable form without the item (the receiver knows the items by id)."""
+        return (self.item.id, self.repeat, self.status, self.started_at, self.finished_at, self.text,
+                self.finish_reason, self.usage, self.cost, self.latency, self.model_calls, self.tries,
+                self.errors, self.turns, self.raw)
+
+    @classmethod
+    def from_wire(cls, t: tuple[Any, ...], items: Mapping[str, Item]) -> "AttemptRecord":
+        (item_id, repeat, status, started, finished, text, finish, usage, cost, latency, calls, tries,
+         errors, turns, raw) = t
+        return cls(item=items[item_id], repeat=repeat, status=status, started_at=started, finished_at=finished,
+                   text=text, finish_reason=finish, usage=usage, cost=cost, latency=latency, model_calls=calls,
+                   tries=tries, errors=errors, turns=turns, raw=raw)
+
+    def row(self, item_json: str) -> tuple[Any, ...]:
+        """The `attempts` row (see runner/store.py); only graded or failed attempts are stored."""
+        if self.status not in ("done", "error"):
+            raise ValueError(f"attempt of {self.item.id} is {self.status!r}, not graded")
+        g = self.grade
+        return (
+            self.item.id, self.repeat, self.status, self.item.kind, item_group(self.item), item_json,
+            self.text, self.finish_reason, json.dumps(self.usage), self.usage.get("prompt_tokens"),
+            self.usage.get("completion_tokens"), self.cost, self.latency, self.model_calls, self.tries,
+            json.dumps(self.errors), None if self.turns is None else json.dumps(self.turns),
+            None if not self.raw else json.dumps(self.raw, default=str),
+            None if g is None else grade_json(g), None if g is None else g.outcome,
+            None if g is None else float(g.score), None if g is None else int(bool(g.passed)),
+            self.started_at, self.finished_at,
+        )

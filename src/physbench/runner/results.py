@@ -1,0 +1,111 @@
+"""Reading a run back: the manifest and every stored attempt, for reports and viewers."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from physbench.core.errors import UserError
+from physbench.core.items import Item
+from physbench.grading.types import Grade
+from physbench.runner.manifest import Manifest
+
+STORE_NAME = "store.sqlite"
+
+
+@dataclass(frozen=True)
+class Result:
+    """One stored attempt as the report and the viewer read it."""
+
+    item: Item
+    repeat: int
+    status: str  # "done" (graded) | "error" (no usable response)
+    text: str | None
+    finish_reason: str | None
+    usage: dict[str, int]
+    cost: float | None
+    latency: float | None
+    model_calls: int
+    tries: int
+    errors: list[str]
+    grade: Grade | None
+    started_at: float
+    finished_at: float
+    turns: list[dict[str, Any]] | None = None
+
+
+_COLUMNS = ("item_json, repeat, status, response_text, finish_reason, usage_json, cost, latency_s, "
+            "model_calls, tries, errors_json, grade_json, started_at, finished_at, turns_json")
+
+
+def _result(row: tuple[Any, ...]) -> Result:
+    (item_json, repeat, status, text, finish, usage, cost, latency, calls, tries, errors, grade,
+     started, finished, turns) = row
+    return Result(item=Item.from_dict(json.loads(item_json)), repeat=repeat, status=status, text=text,
+                  finish_reason=finish, usage=json.loads(usage), cost=cost, latency=latency, model_calls=calls,
+                  tries=tries, errors=json.loads(errors),
+                  grade=None if grade is None else Grade.from_dict(json.loads(grade)),
+                  started_at=started, finished_at=finished, turns=None if turns is None else json.loads(turns))
+
+
+def read_manifest(conn: sqlite3.Connection) -> Manifest | None:
+    cur = conn.execute("SELECT * FROM runs")
+    row = cur.fetchone()
+    if row is None:
+        return None
+    return Manifest.from_row(dict(zip([d[0] for d in cur.description], row)))
+
+
+class RunReader:
+    """Read access to a finished or running run; never writes."""
+
+    def __init__(self, run_dir: Path) -> None:
+        path = run_dir / STORE_NAME
+        if not path.is_file():
+            raise UserError(f"{str(run_dir)!r} is not a physbench run directory (no {STORE_NAME})")
+        try:
+            self.conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+            self.conn.execute("PRAGMA busy_timeout = 10000")
+            manifest = read_manifest(self.conn)
+        except sqlite3.DatabaseError as exc:
+            raise UserError(f"cannot read the run store in {str(run_dir)!r}: {exc}") from None
+        if manifest is None:
+            self.conn.close()
+            raise UserError(f"the run store in {str(run_dir)!r} has no manifest")
+        self.run_dir = run_dir
+        self.manifest = manifest
+
+    def results(self) -> Iterator[Result]:
+        """Every graded attempt, in the order it was stored."""
+        for row in self.conn.execute(f"SELECT {_COLUMNS} FROM attempts WHERE status = 'done' ORDER BY id"):
+            yield _result(row)
+
+    def failures(self) -> Iterator[Result]:
+        """The last error of every attempt that never got graded (what a resume would redo)."""
+        query = (f"SELECT {_COLUMNS} FROM attempts a WHERE status = 'error' AND id = "
+                 "(SELECT MAX(id) FROM attempts b WHERE b.item_id = a.item_id AND b.repeat = a.repeat) "
+                 "AND NOT EXISTS (SELECT 1 FROM attempts c WHERE c.item_id = a.item_id "
+                 "AND c.repeat = a.repeat AND c.status = 'done') ORDER BY id")
+        for row in self.conn.execute(query):
+            yield _result(row)
+
+    def count_done(self) -> int:
+        return int(self.conn.execute("SELECT COUNT(*) FROM attempts WHERE status = 'done'").fetchone()[0])
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> "RunReader":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_run(run_dir: str | os.PathLike[str]) -> RunReader:
+    """Open a run directory for reading (UserError if it holds no run)."""
+    return RunReader(Path(run_dir))

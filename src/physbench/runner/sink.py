@@ -1,0 +1,154 @@
+"""Where answered attempts go: graded and stored, in this process or in a forked one.
+
+At high throughput the grader and SQLite cost as much CPU as the HTTP client, so by default a
+forked grading process takes them off the event loop's core: the runner sends answered attempts
+down a pipe within 5 ms, the child grades each batch and commits it in one transaction.
+If the runner is killed, the child still commits everything it has received, then exits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import signal
+from typing import TYPE_CHECKING, Any, Mapping, Protocol
+
+from physbench.runner.records import AttemptRecord
+from physbench.runner.store import RowWriter
+
+if TYPE_CHECKING:
+    from physbench.core.items import Item
+    from physbench.runner.store import RunStore
+
+INLINE_ENV = "PHYSBENCH_GRADE_INLINE"  # set to 1 to grade in the runner's own process
+BATCH_WAIT_S = 0.005  # an answered attempt reaches the grading process within this long...
+BATCH_MAX = 256  # ...or at once when this many are waiting
+
+
+class Sink(Protocol):
+    def submit(self, attempt: AttemptRecord) -> None: ...
+    def close(self) -> int: ...
+
+
+class InlineSink:
+    """Grades in the event loop's process and hands the rows to the store's group commit."""
+
+    def __init__(self, suite: Any, store: "RunStore") -> None:
+        self.suite, self.store = suite, store
+        self.submitted = 0
+
+    def submit(self, attempt: AttemptRecord) -> None:
+        self.store.record(attempt.grade_with(self.suite))
+        self.submitted += 1
+
+    def close(self) -> int:
+        """Commit what is queued; the number of attempts handed in."""
+        self.store.flush()
+        return self.submitted
+
+
+def _child(conn: Any, runner_end: Any, suite: Any, run_dir: Any, items: Mapping[str, "Item"],
+           item_json: Mapping[str, str]) -> None:
+    """The grading process: receive batches, grade, commit; stop at the sentinel or when the pipe closes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the runner decides when to stop, and tells us
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    runner_end.close()  # our copy of the sending end: without closing it we would never see EOF
+    writer = RowWriter(run_dir)
+    try:
+        while True:
+            try:
+                batch = conn.recv()
+            except (EOFError, OSError):  # the runner is gone: what we received is committed already
+                break
+            if batch is None:
+                break
+            rows = []
+            for wire in batch:
+                attempt = AttemptRecord.from_wire(wire, items).grade_with(suite)
+                rows.append(attempt.row(item_json[attempt.item.id]))
+            writer.write(rows)
+    finally:
+        writer.close()
+        conn.close()
+
+
+class ProcessSink:
+    """Sends answered attempts to a forked grading process in batches (at most 5 ms or 256 attempts)."""
+
+    def __init__(self, suite: Any, store: "RunStore", items: Mapping[str, "Item"]) -> None:
+        store.detach()  # no SQLite connection may cross a fork
+        ctx = multiprocessing.get_context("fork")
+        self._conn, child_conn = _pipe(ctx)
+        self._process = ctx.Process(target=_child,
+                                    args=(child_conn, self._conn, suite, store.run_dir, items, store.item_json),
+                                    name="physbench-grader", daemon=False)
+        self._process.start()
+        child_conn.close()
+        self.store = store
+        self._batch: list[tuple[Any, ...]] = []
+        self._scheduled = False
+        self._failure: Exception | None = None
+        self.submitted = 0
+
+    def submit(self, attempt: AttemptRecord) -> None:
+        if self._failure is not None:
+            raise self._failure
+        self._batch.append(attempt.wire())
+        self.submitted += 1
+        if len(self._batch) >= BATCH_MAX:
+            self._scheduled_send()
+            return
+        if self._scheduled:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._send()
+            return
+        self._scheduled = True
+        loop.call_later(BATCH_WAIT_S, self._scheduled_send)
+
+    def _scheduled_send(self) -> None:
+        try:
+            self._send()
+        except RuntimeError as exc:  # raised again at the next submit() or at close()
+            self._failure = exc
+
+    def _send(self) -> None:
+        self._scheduled = False
+        if self._batch:
+            batch, self._batch = self._batch, []
+            try:
+                self._conn.send(batch)
+            except (BrokenPipeError, OSError):
+                raise RuntimeError("the grading process has stopped; re-run the same command to resume") from None
+
+    def close(self) -> int:
+        """Send what is left, wait for the child to commit it, reattach the store."""
+        try:
+            self._send()
+            self._conn.send(None)
+        except (RuntimeError, OSError) as exc:
+            self._failure = self._failure or RuntimeError(str(exc))
+        finally:
+            self._conn.close()
+            self._process.join()
+            self.store.attach()
+        if self._process.exitcode != 0 or self._failure is not None:
+            raise RuntimeError(f"the grading process failed (exit code {self._process.exitcode}); "
+                               "re-run the same command to resume")
+        return self.submitted
+
+
+def _pipe(ctx: Any) -> tuple[Any, Any]:
+    """(sending end for the runner, receiving end for the child)."""
+    receiver, sender = ctx.Pipe(duplex=False)
+    return sender, receiver
+
+
+def make_sink(suite: Any, store: "RunStore", items: Mapping[str, "Item"], *, inline: bool | None = None) -> Sink:
+    """A forked grading process where the platform can fork, unless inline grading is asked for."""
+    if inline is None:
+        inline = os.environ.get(INLINE_ENV, "") not in ("", "0") or not hasattr(os, "fork")
+    return InlineSink(suite, store) if inline else ProcessSink(suite, store, items)

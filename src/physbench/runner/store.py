@@ -1,0 +1,235 @@
+"""The run store: one SQLite file (WAL) per run directory, written as attempts finish.
+
+Schema (version 1), documented here because reports and viewers read it directly:
+- `runs`: one manifest row (suite, split, protocol, model spec and info, base URL, sampling
+  parameters, repeats, item count, item-set hash, package version, git revision, start time).
+- `attempts`: one row per finished attempt of (item, repeat): status `done` (a response, graded)
+  or `error` (no usable response after retries). Each row holds the item JSON, response text,
+  finish reason, usage (JSON plus token columns), cost, latency, model calls and tries, the
+  errors met on the way, the protocol's turns (multi-turn protocols only), what the provider
+  sent beside the text (`raw_json`: e.g. reasoning_content, only when present), and for `done`
+  rows the grade JSON with its outcome, score and pass flag. A unique index allows one `done`
+  row per (item, repeat): an attempt is graded exactly once. Error rows are kept when the
+  attempt later succeeds, so nothing is lost.
+- `sessions`: each invocation of the runner on this store, with how it ended.
+
+Reading: `open_run(run_dir)` (runner/results.py) gives the manifest, `results()` and `failures()`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+from physbench.core.errors import UserError
+from physbench.runner.manifest import Manifest
+from physbench.runner.records import AttemptRecord
+from physbench.runner.results import STORE_NAME, Result, RunReader, open_run, read_manifest
+
+__all__ = ["STORE_NAME", "Result", "RowWriter", "RunReader", "RunStore", "SCHEMA_VERSION", "open_run"]
+
+SCHEMA_VERSION = 1
+LOCK_WAIT_S = 10.0  # a killed run's grading process may still be committing its last rows
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+    run_id TEXT PRIMARY KEY, suite TEXT NOT NULL, split TEXT NOT NULL, protocol TEXT NOT NULL,
+    model_spec TEXT NOT NULL, model_info_json TEXT NOT NULL, base_url TEXT, sampling_json TEXT NOT NULL,
+    repeats INTEGER NOT NULL, n_items INTEGER NOT NULL, item_set_hash TEXT NOT NULL,
+    package_version TEXT NOT NULL, git_revision TEXT, started_at TEXT NOT NULL, options_json TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS attempts (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    item_id TEXT NOT NULL, repeat INTEGER NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('done', 'error')),
+    kind TEXT, item_group TEXT, item_json TEXT NOT NULL,
+    response_text TEXT, finish_reason TEXT, usage_json TEXT NOT NULL,
+    prompt_tokens INTEGER, completion_tokens INTEGER, cost REAL,
+    latency_s REAL, model_calls INTEGER NOT NULL, tries INTEGER NOT NULL, errors_json TEXT NOT NULL,
+    turns_json TEXT, raw_json TEXT,
+    grade_json TEXT, outcome TEXT, score REAL, passed INTEGER,
+    started_at REAL NOT NULL, finished_at REAL NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS one_grade_per_attempt ON attempts (item_id, repeat) WHERE status = 'done';
+CREATE TABLE IF NOT EXISTS sessions (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, started_at REAL NOT NULL, finished_at REAL,
+    status TEXT NOT NULL, attempts_written INTEGER NOT NULL DEFAULT 0
+);
+"""
+
+_INSERT = """INSERT OR IGNORE INTO attempts (item_id, repeat, status, kind, item_group, item_json, response_text,
+    finish_reason, usage_json, prompt_tokens, completion_tokens, cost, latency_s, model_calls, tries,
+    errors_json, turns_json, raw_json, grade_json, outcome, score, passed, started_at, finished_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA busy_timeout = 10000")
+    conn.execute("PRAGMA synchronous = NORMAL")  # with WAL: durable when the process is killed
+    return conn
+
+
+class RowWriter:
+    """Inserts attempt rows, a batch per transaction; a second graded row for an attempt is ignored."""
+
+    def __init__(self, run_dir: Path) -> None:
+        self.conn = _connect(run_dir / STORE_NAME)
+        self.written = 0
+
+    def write(self, rows: Sequence[tuple[Any, ...]]) -> int:
+        if not rows:
+            return 0
+        before = self.conn.total_changes
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self.conn.executemany(_INSERT, rows)
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+        added = self.conn.total_changes - before
+        self.written += added
+        return added
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def _lock(run_dir: Path) -> Any:
+    handle = open(run_dir / ".lock", "a+")
+    deadline = time.monotonic() + LOCK_WAIT_S
+    while True:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return handle
+        except OSError:
+            if time.monotonic() > deadline:
+                handle.close()
+                raise UserError(f"another physbench eval is writing to {str(run_dir)!r}") from None
+            time.sleep(0.05)
+
+
+class RunStore:
+    """The writer side of a run directory; one at a time (an exclusive lock file guards it).
+
+    `record()` grades nothing: it stores graded attempts, grouping those that finish in the same
+    turn of the event loop into one transaction. `detach()` closes the database connection (before
+    a grading process is forked) and `attach()` reopens it; the lock is held throughout.
+    """
+
+    def __init__(self, run_dir: Path) -> None:
+        self.run_dir = run_dir
+        run_dir.mkdir(parents=True, exist_ok=True)
+        self._lock_file = _lock(run_dir)
+        try:
+            conn = _connect(run_dir / STORE_NAME)
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.executescript(SCHEMA)
+            conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+            conn.close()
+        except sqlite3.DatabaseError as exc:
+            self._unlock()
+            raise UserError(f"cannot use the run store in {str(run_dir)!r}: {exc}") from None
+        self.writer: RowWriter | None = RowWriter(run_dir)
+        self.session_id: int | None = None
+        self.item_json: dict[str, str] = {}
+        self._pending: list[AttemptRecord] = []
+        self._flush_scheduled = False
+        self._failure: Exception | None = None
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        if self.writer is None:
+            raise RuntimeError("the run store is detached")
+        return self.writer.conn
+
+    def detach(self) -> None:
+        self.flush()
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+
+    def attach(self) -> None:
+        if self.writer is None:
+            self.writer = RowWriter(self.run_dir)
+
+    def manifest(self) -> Manifest | None:
+        return read_manifest(self.conn)
+
+    def write_manifest(self, manifest: Manifest) -> None:
+        row = manifest.to_row()
+        self.conn.execute(f"INSERT INTO runs ({', '.join(row)}) VALUES ({', '.join('?' for _ in row)})",
+                          tuple(row.values()))
+
+    def done_keys(self) -> set[tuple[str, int]]:
+        """(item id, repeat) of every graded attempt: these are skipped on resume."""
+        return {(i, r) for i, r in self.conn.execute("SELECT item_id, repeat FROM attempts WHERE status = 'done'")}
+
+    def begin_session(self) -> None:
+        cur = self.conn.execute("INSERT INTO sessions (started_at, status) VALUES (?, 'running')", (time.time(),))
+        self.session_id = cur.lastrowid
+
+    def end_session(self, status: str, written: int) -> None:
+        if self.session_id is not None:
+            self.conn.execute("UPDATE sessions SET finished_at = ?, status = ?, attempts_written = ? WHERE id = ?",
+                              (time.time(), status, written, self.session_id))
+
+    def record(self, attempt: AttemptRecord) -> None:
+        """Queue one graded attempt; it is committed before the event loop runs anything else.
+
+        Attempts that finish in the same turn of the event loop share one transaction (a group
+        commit); outside an event loop the row is committed at once.
+        """
+        if self._failure is not None:
+            raise self._failure
+        self._pending.append(attempt)
+        if self._flush_scheduled:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.flush()
+            return
+        self._flush_scheduled = True
+        loop.call_soon(self._scheduled_flush)
+
+    def _scheduled_flush(self) -> None:
+        try:
+            self.flush()
+        except Exception as exc:  # e.g. disk full: raised again at the next record() or flush()
+            self._failure = exc
+
+    def flush(self) -> None:
+        self._flush_scheduled = False
+        if self._failure is not None:
+            failure, self._failure = self._failure, None
+            raise failure
+        if not self._pending:
+            return
+        pending, self._pending = self._pending, []
+        if self.writer is None:
+            raise RuntimeError("the run store is detached")
+        self.writer.write([a.row(self.item_json[a.item.id]) for a in pending])
+
+    @property
+    def written(self) -> int:
+        return self.writer.written if self.writer is not None else 0
+
+    def _unlock(self) -> None:
+        fcntl.flock(self._lock_file, fcntl.LOCK_UN)
+        self._lock_file.close()
+
+    def close(self) -> None:
+        try:
+            self.flush()
+        finally:
+            if self.writer is not None:
+                self.writer.close()
+                self.writer = None
+            self._unlock()
