@@ -173,3 +173,17 @@ def test_grade_item_dispatches_on_kind_with_the_items_band():
     assert grade_item(rc, LONG, finish_reason="length").outcome == "truncated"
     with pytest.raises(ValueError):
         grade_item(_item("essay", CLEAN), "text")
+
+
+def test_an_echoed_schema_with_its_choices_left_open_is_not_a_verdict():
+    """A response that only repeats the prompt's schema ("correct" or "incorrect") states no verdict;
+    a real verdict before the echo is still read."""
+    from physbench.core import Reference
+    from physbench.grading import grade_check
+
+    ref = Reference(1.0, "cGy/MU", planted=False, first_error_step=None, shown_value=1.0)
+    echo = 'Answer with {"verdict": "correct" or "incorrect", "first_error_step": an integer or null}'
+    assert grade_check(echo, ref, 0.01, "worksheet_check").verdict is None
+    assert grade_check('{"verdict": "correct/incorrect"}', ref, 0.01, "result_check").verdict is None
+    both = '{"verdict": "incorrect", "first_error_step": 2}\n' + echo
+    assert grade_check(both, ref, 0.01, "worksheet_check").verdict == "incorrect"

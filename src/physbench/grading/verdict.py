@@ -48,8 +48,8 @@ def verdict_word(value: Any) -> str | None:
     if not isinstance(value, str):
         return None
     words = re.sub(r"[^a-z ]", " ", value[:80].lower()).split()
-    if not words:
-        return None
+    if not words or "or" in words or "/" in value[:80]:
+        return None  # empty, or a choice left open ("correct or incorrect")
     if words[0] in ("not", "no") and len(words) > 1 and words[1] in CORRECT:
         return "incorrect"
     if words[0] in ("no", "zero") and len(words) > 1 and words[1] in ("error", "errors", "mistake"):
@@ -162,6 +162,9 @@ def _fields_by_regex(obj: str) -> dict[str, Any]:
         m = re.search(_FIELD % key, obj, re.I)
         if m and key not in out:
             raw = next(g for g in m.groups() if g is not None).strip()
+            rest = re.match(r"[^,}\n]{0,40}", obj[m.end():])
+            if rest is not None and rest.group().strip():
+                raw = raw + " " + rest.group().strip()  # e.g. "correct" or "incorrect": left open
             out[key] = None if raw.lower() in ("null", "none") else raw
     return out
 
@@ -184,8 +187,8 @@ def read_verdict(text: str) -> CheckReading | None:
         fields = _load(obj) if close is not None else None
         if fields is None or "verdict" not in fields:
             fields = _fields_by_regex(obj)
-        if "verdict" not in fields:
-            continue
+        if "verdict" not in fields or verdict_word(fields["verdict"]) is None:
+            continue  # no verdict here, or a template echoed with its choices left open
         step = next((fields[k] for k in _STEP_KEYS if k in fields), None)
         corrected = next((fields[k] for k in _CORRECTED_KEYS if k in fields), None)
         return CheckReading(verdict_word(fields["verdict"]), step_number(step), _corrected_text(corrected),
