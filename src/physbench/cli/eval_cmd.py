@@ -38,6 +38,8 @@ def summary_lines(summary: dict, status: str, wall_s: float, attempted: int, ski
     s = summary
     lines = [f"run {s['run_id']} in {s['run_dir']}: {s['suite']} ({s['split']}) x {s['model']}",
              f"accuracy {interval_text(s)} % ({s['n_correct']}/{s['n_done']} graded, exact 95% CI)"]
+    if len(s.get("by_kind", [])) > 1:
+        lines += [f"  {c['name']}: {interval_text(c)} % ({c['n_correct']}/{c['n']})" for c in s["by_kind"]]
     outcomes = ", ".join(f"{k} {v}" for k, v in s["outcomes"].items() if v)
     lines.append(f"outcomes: {outcomes or 'none'}; errors (no response): {s['n_errors']}")
     t = s["tokens"]
@@ -68,7 +70,7 @@ def register(app: typer.Typer) -> None:
                                                help="OpenAI-compatible endpoint, e.g. http://host:8000/v1."),
         api_key_env: Optional[str] = typer.Option(None, "--api-key-env",
                                                   help="Variable holding the API key (default OPENAI_API_KEY)."),
-        limit: Optional[int] = typer.Option(None, "--limit", help="Only the first N items."),
+        limit: Optional[int] = typer.Option(None, "--limit", help="Only N items (a suite may spread them over its groups)."),
         repeats: int = typer.Option(1, "--repeats", help="Attempts per item."),
         concurrency: int = typer.Option(16, "--concurrency", help="Attempts in flight at once."),
         run_dir: Optional[str] = typer.Option(None, "--run-dir", help="Run directory; the same one resumes a run."),

@@ -10,6 +10,21 @@ if TYPE_CHECKING:
     from physbench.models.base import Model
 
 
+def stratified(items: list["Item"], limit: int) -> list["Item"]:
+    """The first `limit` items taken in turn from each generator and level, so that a short run
+    covers the whole suite rather than the first cell."""
+    cells: dict[str, list["Item"]] = {}
+    for item in items:
+        cells.setdefault(str(item.meta.get("group")), []).append(item)
+    out: list["Item"] = []
+    queues = list(cells.values())
+    depth = 0
+    while len(out) < limit and any(depth < len(q) for q in queues):
+        out += [q[depth] for q in queues if depth < len(q)][: limit - len(out)]
+        depth += 1
+    return out
+
+
 class MedphysSuite:
     """MedPhysBench: items by split, grading by the core grader, and the suite's scripted models."""
 
@@ -20,7 +35,7 @@ class MedphysSuite:
         from physbench.suites.medphys.splits import split_items
 
         items = split_items(split, key=key, **options)
-        return items if limit is None else items[:limit]
+        return items if limit is None else stratified(items, limit)
 
     def grade(self, item: "Item", text: str, finish_reason: str | None = None) -> "Grade":
         from physbench.grading import grade_item
