@@ -136,4 +136,8 @@ def test_eval_of_the_medphys_test_split_uses_the_items_its_own_split_command_lis
     assert r.returncode == 0, r.stderr
     with sqlite3.connect(tmp_path / "run" / "store.sqlite") as conn:
         ids = [row[0] for row in conn.execute("SELECT item_id FROM attempts ORDER BY id")]
-    assert sorted(ids) == sorted(i.id for i in heldout_items(read_key(key_file))[:4])
+    from physbench.suites.medphys.suite import SUITE
+
+    expected = SUITE.items("test", key=read_key(key_file), limit=4)
+    assert sorted(ids) == sorted(i.id for i in expected)
+    assert {i.id for i in expected} <= {i.id for i in heldout_items(read_key(key_file))}

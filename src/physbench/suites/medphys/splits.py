@@ -123,6 +123,8 @@ def split_items(split: str, *, key: bytes | None = None, **options: Any) -> list
     if split == "test":
         if key is None:
             raise UserError("the test split needs --key-file")
+        if len(key) != KEY_BYTES:
+            raise UserError("the medphys test key must be 32 bytes (raw, or 64 hex digits in the key file)")
         return heldout_items(key)
     if split.startswith("targeted:"):
         parts = split.split(":")[1:]
