@@ -233,8 +233,8 @@ WHERE = {
     "pion_continuous": {"p_ion"}, "pion_ratio_inverted": {"ion_ratio", "p_ion"},
     "pion_omitted": {"m_corr", "corrections"},
     "ppol_omitted": {"m_corr", "corrections"}, "pelec_omitted": {"m_corr", "corrections"},
-    "foil_conversion_omitted": {"pdd_x"},
-    "other_foil_position": {"pdd_x"}, "kq_nearest_row": {"kq"}, "kq_omitted": {"dose", "d10", "d10_mu", "dmax"},
+    "foil_conversion_omitted": {"pdd_x", "kq"},  # "kq" when a layout merges %dd(10)x into that step
+    "other_foil_position": {"pdd_x", "kq"}, "kq_nearest_row": {"kq"}, "kq_omitted": {"dose", "d10", "d10_mu", "dmax"},
     "ndw_unit_slip": {"n_dw"}, "output_at_10cm": {"dmax"}, "pddx_for_dmax": {"dmax"},
     "transposed_final": {"dose", "dmax"},
 }

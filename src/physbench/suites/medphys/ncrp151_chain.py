@@ -82,6 +82,9 @@ def tvl_number(s: Sheet, b: Shown, key: str, label: str, sub: str, mode: str | N
     if mode == "natural_log":
         return s.step(key, title, f"{n_sym} = ln(1/{b_sym})", f"ln(1/{b_text})", math.log(1.0 / b),
                       dec=ROUNDING["n"])
+    if s.vary(key + "_ln_form", 0.3):  # the same number through natural logarithms
+        return s.step(key, title, f"{n_sym} = ln(1/{b_sym}) / ln 10", f"ln(1/{b_text}) / ln 10",
+                      math.log(1.0 / b) / math.log(10.0), dec=ROUNDING["n"])
     if s.vary(key + "_form"):
         return s.step(key, title, f"{n_sym} = −log10({b_sym})", f"−log10({b.text})", -math.log10(b),
                       dec=ROUNDING["n"])

@@ -184,32 +184,38 @@ def raw_chain(p: RawReadings, s: Sheet, mode: str | None = None) -> Shown:
     return _dose_step(p, s, m, n, n_unit, to_cgy, mode)
 
 
-def _pdd_x(p: FullCalibration, s: Sheet, mode: str | None) -> Shown:
-    """TG-51 Eqs. 13-14 (not printed in the item): %dd(10)x from %dd(10)Pb."""
+def _pdd_x_terms(p: FullCalibration, s: Sheet, mode: str | None) -> tuple[str, str, float]:
+    """TG-51 Eqs. 13-14 (not printed in the item): formula, substitution and value of %dd(10)x."""
     pb = given(s, p.pdd_pb, dec=1)
-    title = "Photon-component depth dose"
     if mode == "foil_conversion_omitted":
-        return s.step("pdd_x", title, "%dd(10)x = %dd(10)Pb", "", pb, "%", dec=2)
+        return "%dd(10)x = %dd(10)Pb", "", pb
     foil = (30 if p.foil_cm == 50 else 50) if mode == "other_foil_position" else p.foil_cm
     a, b, threshold = FOIL[foil]
     if pb >= threshold:
-        return s.step("pdd_x", title, f"%dd(10)x = ({a:.4f} + {b:.5f} × %dd(10)Pb) × %dd(10)Pb",
-                      f"({a:.4f} + {b:.5f} × {pb.text}) × {pb.text}", (a + b * pb) * pb, "%", dec=2)
-    return s.step("pdd_x", title, f"%dd(10)x = %dd(10)Pb (below {threshold:.0f}% with the foil at {foil} cm)",
-                  "", pb, "%", dec=2)
+        return (f"%dd(10)x = ({a:.4f} + {b:.5f} × %dd(10)Pb) × %dd(10)Pb",
+                f"({a:.4f} + {b:.5f} × {pb.text}) × {pb.text}", (a + b * pb) * pb)
+    return f"%dd(10)x = %dd(10)Pb (below {threshold:.0f}% with the foil at {foil} cm)", "", pb
 
 
-def _kq_table(p: FullCalibration, s: Sheet, x: Shown, mode: str | None) -> Shown:
-    """k_Q interpolated linearly in the chamber's printed table (or read at the nearest row: a mode)."""
+def _pdd_x(p: FullCalibration, s: Sheet, mode: str | None) -> Shown:
+    formula, subst, value = _pdd_x_terms(p, s, mode)
+    return s.step("pdd_x", "Photon-component depth dose", formula, subst, value, "%", dec=2)
+
+
+def _kq_table(p: FullCalibration, s: Sheet, x: Shown, mode: str | None,
+              prefix: tuple[str, str] = ("", "")) -> Shown:
+    """k_Q interpolated linearly in the chamber's printed table (or read at the nearest row: a mode).
+    `prefix` carries the %dd(10)x working when a layout merges it into this step."""
     rows, values = p.kq_pdd, p.kq_values
     title = "Beam-quality conversion factor"
     if mode == "kq_nearest_row":
         i = nearest_row(rows, x)
-        return s.step("kq", title, f"k_Q = k_Q({rows[i]})", "", values[i], dec=4)
+        return s.step("kq", title, prefix[0] + f"k_Q = k_Q({rows[i]})", prefix[1].removesuffix("; k_Q = "),
+                      values[i], dec=4)
     i = bracket(rows, x)
     x0, x1, y0, y1 = rows[i], rows[i + 1], values[i], values[i + 1]
-    return s.step("kq", title, f"k_Q = k_Q({x0}) + [k_Q({x1}) − k_Q({x0})] × (%dd(10)x − {x0})/({x1} − {x0})",
-                  f"{y0:.3f} + ({y1:.3f} − {y0:.3f}) × ({x.text} − {x0})/({x1} − {x0})",
+    return s.step("kq", title, prefix[0] + f"k_Q = k_Q({x0}) + [k_Q({x1}) − k_Q({x0})] × (%dd(10)x − {x0})/({x1} − {x0})",
+                  prefix[1] + f"{y0:.3f} + ({y1:.3f} − {y0:.3f}) × ({x.text} − {x0})/({x1} − {x0})",
                   interpolate(x0, y0, x1, y1, x), dec=4)
 
 
@@ -218,7 +224,13 @@ def full_chain(p: FullCalibration, s: Sheet, mode: str | None = None) -> Shown:
     m = corrected_reading(p, s, mode)
     x: Shown | None = None
     kq: Shown | None = None
-    if mode != "kq_omitted":
+    if mode != "kq_omitted" and s.vary("merge_quality", 0.4):
+        # layout: %dd(10)x is worked out inside the k_Q step
+        x_formula, x_subst, x_value = _pdd_x_terms(p, s, mode)
+        x = s.given(x_value, dec=2)
+        kq = _kq_table(p, s, x, mode, prefix=(f"{x_formula}; ", f"%dd(10)x = {x_subst + ' = ' if x_subst else ''}"
+                                                                 f"{x.text}%; k_Q = "))
+    elif mode != "kq_omitted":
         x = _pdd_x(p, s, mode)
         kq = _kq_table(p, s, x, mode)
     n, n_unit, to_cgy = _n_dw(p, s, mode)
