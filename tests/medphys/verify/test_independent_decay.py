@@ -7,8 +7,7 @@ import math
 
 import pytest
 
-from physbench.suites.medphys.items import calculation_item
-from physbench.suites.medphys.verify.independent import PromptDefect, solve_prompt
+from physbench.suites.medphys.verify.independent import PromptDefect
 from physbench.suites.medphys.verify.independent import decay
 
 
@@ -103,22 +102,3 @@ def test_level3_without_the_empty_column_statement_is_a_prompt_defect() -> None:
 def test_unreadable_time_is_a_prompt_defect() -> None:
     with pytest.raises(PromptDefect):
         decay.solve(3, _level3("about six hours"))
-
-
-@pytest.mark.parametrize("level", [1, 2, 3])
-def test_agrees_with_generated_items(level: int) -> None:
-    for seed in range(40):
-        item = calculation_item("decay", level, seed)
-        value, unit = solve_prompt("decay", level, item.messages[-1].content)
-        assert unit == item.reference.unit
-        assert value == pytest.approx(item.reference.value, rel=1e-6), seed
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("level", [1, 2, 3])
-def test_agrees_with_2000_generated_items(level: int) -> None:
-    for seed in range(2000):
-        item = calculation_item("decay", level, seed)
-        value, unit = solve_prompt("decay", level, item.messages[-1].content)
-        assert unit == item.reference.unit
-        assert abs(value - item.reference.value) <= 1e-6 * abs(item.reference.value), seed

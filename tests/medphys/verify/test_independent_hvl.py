@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from physbench.suites.medphys.items import calculation_item
 from physbench.suites.medphys.verify.independent import PromptDefect, solve_prompt
 
 NARROW = ("A narrow beam of monoenergetic photons falls perpendicularly on a slab. The geometry is "
@@ -94,16 +93,6 @@ def test_level3_pure_exponential_returns_its_hvl() -> None:
     """Readings of 8 e^(−x ln2/2.7) mGy: log-linear interpolation is exact, HVL = 2.7 mm."""
     readings = [(f"{x:.1f}", repr(8.0 * 0.5 ** (x / 2.7))) for x in (0.0, 1.0, 2.0, 3.0, 4.0)]
     assert solve_prompt("hvl", 3, _level3(readings))[0] == pytest.approx(2.7, rel=1e-12)
-
-
-@pytest.mark.parametrize("level", [1, 2, 3])
-def test_agrees_with_generated_items(level: int) -> None:
-    for seed in range(25):
-        item = calculation_item("hvl", level, seed)
-        user = next(m.content for m in item.messages if m.role == "user")
-        value, unit = solve_prompt("hvl", level, user)
-        assert unit == item.reference.unit
-        assert value == pytest.approx(item.reference.value, rel=1e-9), seed
 
 
 @pytest.mark.parametrize(

@@ -136,25 +136,6 @@ def test_rounding_check_on_public_items() -> None:
         assert 0 <= report[mode]["p99"] <= report[mode]["max"] <= report[mode]["max_single_dwell"] * 1.0000001 + 1e-12
 
 
-@pytest.mark.parametrize("level", [1, 2, 3])
-def test_agrees_with_generated_items(level: int) -> None:
-    for seed in range(40):
-        item = calculation_item("tg43", level, seed)
-        value, unit = solve_prompt("tg43", level, item.messages[-1].content)
-        assert unit == item.reference.unit
-        assert value == pytest.approx(item.reference.value, rel=1e-6), seed
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("level", [1, 2, 3])
-def test_agrees_with_2000_generated_items(level: int) -> None:
-    for seed in range(2000):
-        item = calculation_item("tg43", level, seed)
-        value, unit = solve_prompt("tg43", level, item.messages[-1].content)
-        assert unit == item.reference.unit
-        assert abs(value - item.reference.value) <= 1e-6 * abs(item.reference.value), seed
-
-
 @settings(max_examples=60, deadline=None)
 @given(level=st.sampled_from([1, 2, 3]), seed=st.integers(0, 500), edits=st.integers(1, 6), salt=st.integers(0, 10**6))
 def test_mangled_prompts_raise_only_prompt_defects(level: int, seed: int, edits: int, salt: int) -> None:

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from physbench.suites.medphys.items import calculation_item
-from physbench.suites.medphys.verify.independent import PromptDefect, solve_prompt
+from physbench.suites.medphys.verify.independent import PromptDefect
 from physbench.suites.medphys.verify.independent import tg51
 
 INDEPENDENT = pathlib.Path(tg51.__file__).parent
@@ -134,16 +134,6 @@ def test_level2_hand_worked_example_at_reference_conditions():
 def test_level2_negative_routine_polarity_gives_the_same_dose():
     """Only the magnitudes and which reading is routine matter (TG-51 Eq. 9)."""
     assert tg51.solve(2, level2_prompt("−"))[0] == pytest.approx(tg51.solve(2, level2_prompt("+"))[0], rel=1e-15)
-
-
-@pytest.mark.parametrize("level", [1, 2, 3])
-def test_agrees_with_generated_items(level):
-    for seed in range(40):
-        item = calculation_item("tg51", level, seed)
-        text = next(m.content for m in item.messages if m.role == "user")
-        value, unit = solve_prompt("tg51", level, text)
-        assert unit == item.reference.unit
-        assert value == pytest.approx(item.reference.value, rel=1e-9), seed
 
 
 def test_beam_not_stated_pulsed_is_a_defect():

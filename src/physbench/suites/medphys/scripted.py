@@ -9,7 +9,7 @@ from physbench.core.errors import UserError
 from physbench.core.items import Item, Message
 from physbench.models.base import Completion
 from physbench.suites.medphys.base import params_from_dict
-from physbench.suites.medphys.generators import GENERATOR_NAMES, available_generators, get_generator
+from physbench.suites.medphys.generators import available_generators, get_generator
 
 
 def boxed(value: float, unit: str) -> str:
@@ -28,7 +28,39 @@ def own_answer(item: Item, mode: str | None, generator: str | None = None) -> fl
     return float(item.reference.value)  # type: ignore[arg-type]
 
 
-class ModeModel:
+class MedphysScripted:
+    """A scripted model of the medphys suite: `calculation(item)` gives its own answer to an item's
+    calculation, `check(item)` its verdict on the colleague's result (flagged, corrected value)."""
+
+    spec: str
+
+    def info(self) -> dict[str, Any]:
+        return {"spec": self.spec, "kind": "scripted"}
+
+    async def aclose(self) -> None:
+        return None
+
+    def calculation(self, item: Item) -> float:
+        raise NotImplementedError
+
+    def check(self, item: Item) -> tuple[bool, float | None]:
+        raise NotImplementedError
+
+    async def generate(self, messages: Sequence[Message], *, item: Item | None = None, **params: Any) -> Completion:
+        if item is None or item.suite != "medphys":
+            return Completion(text="", finish_reason="stop")
+        unit = item.reference.unit or ""
+        if item.kind == "calculation":
+            return Completion(text=f"Answer: {boxed(self.calculation(item), unit)}", finish_reason="stop")
+        flagged, corrected = self.check(item)
+        verdict: dict[str, Any] = {"verdict": "incorrect" if flagged else "correct"}
+        if item.kind == "worksheet_check":
+            verdict["first_error_step"] = None  # neither checker can name a step
+        verdict["corrected_result"] = f"{corrected:.6g} {unit}".strip() if flagged and corrected is not None else None
+        return Completion(text="```json\n" + json.dumps(verdict) + "\n```", finish_reason="stop")
+
+
+class ModeModel(MedphysScripted):
     """`mode:NAME` or `mode:GEN/NAME`: makes the named mistake wherever it applies.
 
     Calculation items get the erroneous answer boxed with its unit. Checking items are answered by
@@ -42,28 +74,13 @@ class ModeModel:
         self.generator, _, self.mode = name.rpartition("/")
         self.generator = self.generator or None
         gens = [get_generator(self.generator)] if self.generator else available_generators()
-        if self.generator and self.generator not in GENERATOR_NAMES:
-            raise UserError(f"unknown generator {self.generator!r} in {spec!r}")
         if not any(m.name == self.mode for g in gens for m in g.error_modes):
             raise UserError(f"no medphys generator has the error mode {self.mode!r} (see `physbench medphys list`)")
 
-    def info(self) -> dict[str, Any]:
-        return {"spec": self.spec, "kind": "scripted"}
+    def calculation(self, item: Item) -> float:
+        return own_answer(item, self.mode, self.generator)
 
-    async def aclose(self) -> None:
-        return None
-
-    async def generate(self, messages: Sequence[Message], *, item: Item | None = None, **params: Any) -> Completion:
-        if item is None or item.suite != "medphys":
-            return Completion(text="", finish_reason="stop")
-        value = own_answer(item, self.mode, self.generator)
-        unit = item.reference.unit or ""
-        if item.kind == "calculation":
-            return Completion(text=f"Answer: {boxed(value, unit)}", finish_reason="stop")
+    def check(self, item: Item) -> tuple[bool, float | None]:
+        value = self.calculation(item)
         shown = item.reference.shown_value
-        flagged = shown is None or abs(shown - value) > item.band * abs(value)
-        verdict: dict[str, Any] = {"verdict": "incorrect" if flagged else "correct"}
-        if item.kind == "worksheet_check":
-            verdict["first_error_step"] = None
-        verdict["corrected_result"] = f"{value:.6g} {unit}".strip() if flagged else None
-        return Completion(text="```json\n" + json.dumps(verdict) + "\n```", finish_reason="stop")
+        return shown is None or abs(shown - value) > item.band * abs(value), value

@@ -16,7 +16,6 @@ from physbench.suites.medphys.verify.independent.parse_shielding import (
     parse_number,
     quantity,
     requested_unit,
-    stated_number,
     statement,
     table_with_header,
 )
