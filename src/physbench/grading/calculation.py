@@ -142,15 +142,9 @@ def grade_text_answer(answer: str, target: Target, band: float) -> tuple[Reading
     return reading, judge(reading, target, band)
 
 
-def grade_calculation(text: str, reference: "str | Reference | tuple[float, str]", band: float, *,
-                      finish_reason: str | None = None) -> Grade:
-    """Grade one response to a calculation item. Never raises on model text.
-
-    A boxed answer or an answer line is graded whatever the finish reason. Without one: a
-    provider's stop or policy notice is "blocked", a token-limit stop "truncated" (a cut-off
-    text's last number is no answer); otherwise the last equation or number is graded, and a
-    response under 400 characters that does not pass is "interrupted".
-    """
+def prepare(text: Any, reference: "str | Reference | tuple[float, str]", band: float,
+            finish_reason: str | None) -> tuple[str, Target, float, dict[str, Any]]:
+    """The response as bounded text, the resolved reference and band, and the detail to fill."""
     target = resolve_reference(reference)
     band = check_band(band)
     if not isinstance(text, str):
@@ -160,6 +154,19 @@ def grade_calculation(text: str, reference: "str | Reference | tuple[float, str]
     detail: dict[str, Any] = {"reference": {"value": target.value, "unit": target.unit}, "band": band}
     if finish_reason:
         detail["finish_reason"] = finish_reason
+    return text, target, band, detail
+
+
+def grade_calculation(text: str, reference: "str | Reference | tuple[float, str]", band: float, *,
+                      finish_reason: str | None = None) -> Grade:
+    """Grade one response to a calculation item. Never raises on model text.
+
+    A boxed answer or an answer line is graded whatever the finish reason. Without one: a
+    provider's stop or policy notice is "blocked", a token-limit stop "truncated" (a cut-off
+    text's last number is no answer); otherwise the last equation or number is graded, and a
+    response under 400 characters that does not pass is "interrupted".
+    """
+    text, target, band, detail = prepare(text, reference, band, finish_reason)
     candidate = find_answer(text)
     strong = candidate is not None and candidate.strong
     if not strong:  # without a boxed answer or answer line, a stop or notice is the outcome

@@ -9,13 +9,9 @@ calculation. Detection, false alarm, localisation and the corrected value are ke
 
 from __future__ import annotations
 
-from typing import Any
-
 from physbench.core.items import Item, Reference
 from physbench.grading import outcomes
-from physbench.grading.calculation import (
-    MAX_RESPONSE, check_band, grade_calculation, grade_text_answer, resolve_reference,
-)
+from physbench.grading.calculation import grade_calculation, grade_text_answer, prepare
 from physbench.grading.types import Grade
 from physbench.grading.verdict import CheckReading, read_verdict
 
@@ -52,17 +48,8 @@ def grade_check(text: str, reference: Reference, band: float, kind: str, *,
     planted = bool(reference.planted)
     if planted and kind == "worksheet_check" and reference.first_error_step is None:
         raise ValueError("a planted worksheet check needs reference.first_error_step")
-    target = resolve_reference(reference)
-    band = check_band(band)
-    if not isinstance(text, str):
-        text = "" if text is None else str(text)
-    if len(text) > MAX_RESPONSE:
-        text = text[-MAX_RESPONSE:]
-
-    detail: dict[str, Any] = {"kind": kind, "planted": planted, "band": band,
-                              "reference": {"value": target.value, "unit": target.unit}}
-    if finish_reason:
-        detail["finish_reason"] = finish_reason
+    text, target, band, detail = prepare(text, reference, band, finish_reason)
+    detail.update(kind=kind, planted=planted)
     reading = read_verdict(text)
     if reading is None or reading.verdict is None:
         # no verdict: a miss on a planted error; neither alarm nor acceptance on a correct one
