@@ -71,3 +71,36 @@ def test_report_markdown_goes_to_stdout_or_to_files(runs, tmp_path, cli):
 def test_report_on_something_that_is_not_a_run_is_one_line_exit_2(tmp_path, cli):
     r = cli("report", str(tmp_path))
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "not a physbench run directory" in r.stderr
+
+
+def test_out_dir_also_writes_a_self_contained_html_page_and_notes_sections_without_data(runs, tmp_path, cli):
+    out_dir = tmp_path / "full"
+    r = cli("report", *map(str, runs), "--out", str(out_dir))
+    assert r.returncode == 0, r.stderr
+    page = (out_dir / "report.html").read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and "<script" not in page and "<link" not in page
+    assert "http://" not in page and "https://" not in page
+    # the fixture suite is not medphys: those analyses are left out with a note, the generic ones stay
+    assert "no medphys runs among those given" in page
+    assert "Pairwise comparisons of calculation accuracy" in page and "<td>oracle</td>" in page
+    doc = json.loads((out_dir / "report.json").read_text())
+    assert doc["analyses"]["medphys"] is None and "medphys" in doc["notes"]
+    assert doc["analyses"]["pairwise"]["pairs"][0]["n"] == 8  # the fixture's eight calculation items
+    html_only = tmp_path / "page.html"
+    assert cli("report", str(runs[0]), "--out", str(html_only)).returncode == 0
+    assert html_only.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_a_bad_run_among_good_ones_is_one_line_exit_2_and_writes_nothing(runs, tmp_path, cli):
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "store.sqlite").write_bytes(b"this is not a database" * 100)
+    out_dir = tmp_path / "never"
+    for bad in (broken, tmp_path / "missing"):
+        r = cli("report", str(runs[0]), str(bad), "--out", str(out_dir))
+        assert r.returncode == 2 and r.stderr.count("\n") == 1 and r.stderr.startswith("physbench: error: "), r.stderr
+        assert not out_dir.exists()
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    r = cli("report", str(runs[0]), "--out", str(a_file))
+    assert r.returncode == 2 and "is not a directory" in r.stderr and a_file.read_text() == "x"

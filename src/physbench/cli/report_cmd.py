@@ -1,4 +1,4 @@
-"""`physbench report RUN_DIR...`: accuracy with exact intervals, per kind and group, for stored runs."""
+"""`physbench report RUN_DIR...`: the full report of stored runs as Markdown, self-contained HTML and JSON."""
 
 from __future__ import annotations
 
@@ -6,22 +6,50 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, List, Optional
 
 import typer
 
+FIGURE_DIR = "figures"
 
-def _write_atomic(path: Path, text: str) -> None:
+
+def _write_atomic(path: Path, data: str | bytes) -> None:
     """Write via a temporary file and rename, so a reader never sees half a report."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _outputs(target: Path, report: Any) -> dict[Path, str | bytes]:
+    """Every file of `--out TARGET`, rendered in memory before any is written."""
+    from physbench.report.document import json_safe
+    from physbench.report.html import render_html
+    from physbench.report.markdown import render_document
+
+    suffix = target.suffix.lower()
+    if suffix == ".md":
+        return {target: render_document(report.sections)}
+    if suffix in (".html", ".htm"):
+        return {target: render_html(report.sections, report.figures, report.doc["models"])}
+    from physbench.core.errors import UserError
+
+    if target.exists() and not target.is_dir():
+        raise UserError(f"--out {str(target)!r} exists and is not a directory")
+    files: dict[Path, str | bytes] = {}
+    figure_files = {}
+    for key, png in report.figures.items():
+        files[target / FIGURE_DIR / f"{key}.png"] = png
+        figure_files[key] = f"{FIGURE_DIR}/{key}.png"
+    files[target / "report.json"] = json.dumps(json_safe(report.doc), indent=2, allow_nan=False) + "\n"
+    files[target / "report.md"] = render_document(report.sections, figure_files)
+    files[target / "report.html"] = render_html(report.sections, report.figures, report.doc["models"])
+    return files
 
 
 def register(app: typer.Typer) -> None:
@@ -30,35 +58,28 @@ def register(app: typer.Typer) -> None:
     @app.command("report")
     def report_command(
         run_dirs: List[str] = typer.Argument(..., help="One or more run directories."),
-        out: Optional[str] = typer.Option(None, "--out",
-                                          help="A .md file, or a directory that gets report.md and report.json."),
-        as_json: bool = typer.Option(False, "--json", help="Print the summaries as JSON."),
+        out: Optional[str] = typer.Option(
+            None, "--out", help="A .md or .html file, or a directory that gets report.md, report.html (self-contained), "
+                                "report.json and figures/."),
+        as_json: bool = typer.Option(False, "--json", help="Print the report's data as JSON."),
     ) -> None:
-        """Summarise stored runs: accuracy (exact 95% CI) overall, by kind and by group; outcomes; tokens."""
-        from physbench.core.errors import UserError
-        from physbench.report import render_markdown, summarise
-        from physbench.runner.store import open_run
+        """Report on stored runs: accuracy with exact intervals, pairwise tests with letters, checking, detection
+        and false alarms, J, attribution of wrong answers, repeated runs; tables and figures."""
+        from physbench.report.document import json_safe, report_for
 
-        summaries = []
-        for run_dir in run_dirs:
-            with open_run(run_dir) as reader:
-                summaries.append(summarise(reader))
-        doc = {"runs": summaries}
-        markdown = render_markdown(summaries)
+        needs_figures = bool(out) and Path(out).suffix.lower() != ".md"
+        report = report_for(run_dirs, figures=needs_figures)
+        written: list[Path] = []
         if out:
-            target = Path(out)
-            if target.suffix.lower() == ".md":
-                _write_atomic(target, markdown)
-                written = [target]
-            else:
-                if target.exists() and not target.is_dir():
-                    raise UserError(f"--out {out!r} exists and is not a directory")
-                _write_atomic(target / "report.json", json.dumps(doc, indent=2) + "\n")
-                _write_atomic(target / "report.md", markdown)
-                written = [target / "report.md", target / "report.json"]
+            files = _outputs(Path(out), report)
+            for path, data in files.items():
+                _write_atomic(path, data)
+                written.append(path)
         if as_json:
-            typer.echo(json.dumps(doc, indent=2))
+            typer.echo(json.dumps(json_safe(report.doc), indent=2, allow_nan=False))
         elif out:
             typer.echo("wrote " + ", ".join(str(p) for p in written))
         else:
-            typer.echo(markdown, nl=False)
+            from physbench.report.markdown import render_document
+
+            typer.echo(render_document(report.sections), nl=False)

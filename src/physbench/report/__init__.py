@@ -1,4 +1,5 @@
-"""Reports built from run stores: the basic summary now; statistics, HTML and the viewer extend it."""
+"""Reports built from run stores: the per-run summary, the full report (analyses, Markdown, HTML,
+figures: `physbench.report.document.report_for`) and the response viewer (`report.viewer`)."""
 
 from physbench.report.markdown import render_markdown
 from physbench.report.summary import summarise

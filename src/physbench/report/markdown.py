@@ -1,8 +1,11 @@
-"""The basic report as Markdown: one section per run, accuracy tables by kind and by group."""
+"""Reports as Markdown: the basic per-run summary, and the full report from its sections."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+if TYPE_CHECKING:
+    from physbench.report.tables import Section, Table
 
 
 def percent(x: float | None) -> str:
@@ -55,4 +58,46 @@ def render_markdown(summaries: Sequence[dict[str, Any]]) -> str:
     lines.append("")
     for s in summaries:
         lines += run_section(s)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+# --- the full report --------------------------------------------------------------------------
+
+def md_cell(text: object) -> str:
+    """A table cell as Markdown: one line, pipes escaped, no raw HTML."""
+    s = " ".join("".join(ch if ch.isprintable() else " " for ch in str(text)).split())
+    return s.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;") or " "
+
+
+def md_text(text: str) -> str:
+    """Running text as Markdown lines, with no raw HTML."""
+    return text.replace("<", "&lt;").replace(">", "&gt;")
+
+
+def md_table(table: "Table") -> list[str]:
+    lines = [f"*{md_cell(table.caption)}*", "", "| " + " | ".join(md_cell(h) for h in table.header) + " |",
+             "|" + "|".join("---:" if num else "---" for num in table.numeric) + "|"]
+    lines += ["| " + " | ".join(md_cell(c) for c in row) + " |" for row in table.rows]
+    return lines + [""]
+
+
+def render_document(sections: Sequence["Section"], figure_files: Mapping[str, str] | None = None) -> str:
+    """The full report as Markdown; figures link to `figure_files` (key -> relative path) when given."""
+    from physbench.report.figures import CAPTIONS
+
+    lines = ["# physbench report", ""]
+    for section in sections:
+        lines += [f"## {md_cell(section.title)}", ""]
+        if section.note:
+            lines += [f"_{md_cell(section.note)}_", ""]
+            continue
+        if section.text:
+            lines += [md_text(line) for line in section.text.splitlines()] + [""]
+        for table in section.tables:
+            lines += md_table(table)
+        for key in section.figures:
+            if figure_files and key in figure_files:
+                lines += [f"![{CAPTIONS.get(key, key)}]({figure_files[key]})", ""]
+            else:
+                lines += [f"_Figure ({CAPTIONS.get(key, key)}) in report.html; write it with `--out DIR`._", ""]
     return "\n".join(lines).rstrip() + "\n"

@@ -1,0 +1,253 @@
+"""The viewer's page, script and style, served from memory (no file, no network, no third-party code).
+
+The script builds every element with `textContent`, never `innerHTML`, so text from a run (model
+output, item text, labels) is shown as text and cannot inject markup; the server's Content
+Security Policy only allows this script and this style.
+"""
+
+PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>physbench responses</title>
+<link rel="stylesheet" href="/app.css">
+<script src="/app.js" defer></script>
+</head>
+<body data-state="loading">
+<header>
+  <h1>physbench responses</h1>
+  <form id="filters" autocomplete="off">
+    <label>model <select id="f-model" name="model"><option value="">all</option></select></label>
+    <label>generator <select id="f-generator" name="generator"><option value="">all</option></select></label>
+    <label>level <select id="f-level" name="level"><option value="">all</option></select></label>
+    <label>kind <select id="f-kind" name="kind"><option value="">all</option></select></label>
+    <label>outcome <select id="f-outcome" name="outcome"><option value="">all</option></select></label>
+    <button type="button" id="reset">clear filters</button>
+  </form>
+  <p id="count" data-matched="" data-shown="">loading…</p>
+</header>
+<main>
+  <section id="list">
+    <table id="responses">
+      <thead><tr><th>#</th><th>model</th><th>item</th><th>kind</th><th>outcome</th><th>answer read</th>
+      <th>planted</th><th>attributed to</th></tr></thead>
+      <tbody id="rows"></tbody>
+    </table>
+    <button type="button" id="more" hidden>show more</button>
+  </section>
+  <section id="detail" aria-live="polite"><p class="hint">Select a response to see it beside its item.</p></section>
+</main>
+</body>
+</html>
+"""
+
+SCRIPT = r"""
+"use strict";
+const FILTERS = ["model", "generator", "level", "kind", "outcome"];
+const PAGE_SIZE = 200;
+const state = {offset: 0, matched: 0, shown: 0, selected: null, generation: 0};
+
+function el(tag, text, cls) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  if (cls) node.className = cls;
+  return node;
+}
+
+async function getJSON(url) {
+  const response = await fetch(url, {headers: {"Accept": "application/json"}});
+  if (!response.ok) throw new Error("HTTP " + response.status + " for " + url);
+  return response.json();
+}
+
+function query() {
+  const params = new URLSearchParams();
+  for (const name of FILTERS) {
+    const value = document.getElementById("f-" + name).value;
+    if (value) params.set(name, value);
+  }
+  return params;
+}
+
+function fillFilters(facets) {
+  for (const name of FILTERS) {
+    const select = document.getElementById("f-" + name);
+    for (const value of facets[name] || []) {
+      const option = el("option", value);
+      option.value = value;
+      select.appendChild(option);
+    }
+    select.addEventListener("change", reload);
+  }
+  document.getElementById("reset").addEventListener("click", () => {
+    for (const name of FILTERS) document.getElementById("f-" + name).value = "";
+    reload();
+  });
+}
+
+function showCount(total) {
+  const count = document.getElementById("count");
+  count.dataset.matched = String(state.matched);
+  count.dataset.shown = String(state.shown);
+  count.textContent = "showing " + state.shown + " of " + state.matched + " matching responses (" + total + " in all)";
+  document.getElementById("more").hidden = state.shown >= state.matched;
+}
+
+function addRow(row) {
+  const tr = el("tr", null, row.passed ? "pass" : "fail");
+  tr.dataset.id = String(row.id);
+  const cells = [row.id, row.model, row.item, row.kind, row.outcome, row.answer, row.planted || "",
+                 (row.attributed || []).join(", ")];
+  const wrap = new Set([1, 2, 5, 7]);  // model, item, answer, attribution: long text may wrap
+  cells.forEach((value, i) =>
+    tr.appendChild(el("td", value, i === 4 ? "outcome " + row.outcome : (wrap.has(i) ? "wrap" : ""))));
+  tr.addEventListener("click", () => showDetail(row.id, tr));
+  document.getElementById("rows").appendChild(tr);
+}
+
+async function loadPage(generation) {
+  const params = query();
+  params.set("offset", String(state.offset));
+  params.set("limit", String(PAGE_SIZE));
+  const data = await getJSON("/api/responses?" + params.toString());
+  if (generation !== state.generation) return;  // a newer filter change took over
+  data.rows.forEach(addRow);
+  state.matched = data.matched;
+  state.offset += data.rows.length;
+  state.shown = state.offset;
+  showCount(data.total);
+}
+
+async function reload() {
+  state.generation += 1;
+  const generation = state.generation;
+  document.body.dataset.state = "loading";
+  state.offset = 0;
+  state.shown = 0;
+  document.getElementById("rows").replaceChildren();
+  try {
+    await loadPage(generation);
+  } catch (err) {
+    document.getElementById("count").textContent = "could not load responses: " + err.message;
+  }
+  if (generation === state.generation) document.body.dataset.state = "ready";
+}
+
+function definitions(title, pairs) {
+  const box = el("div", null, "block");
+  box.appendChild(el("h3", title));
+  const dl = el("dl");
+  for (const [key, value] of pairs) {
+    if (value === undefined) continue;
+    dl.appendChild(el("dt", key));
+    dl.appendChild(el("dd", value === null ? "–" : (typeof value === "object" ? JSON.stringify(value) : value)));
+  }
+  box.appendChild(dl);
+  return box;
+}
+
+function textBlock(title, part) {
+  const box = el("div", null, "block");
+  box.appendChild(el("h3", title));
+  box.appendChild(el("pre", part.text));
+  if (part.cut) box.appendChild(el("p", "(" + part.cut + " more characters not shown)", "hint"));
+  return box;
+}
+
+async function showDetail(id, tr) {
+  if (state.selected) state.selected.classList.remove("selected");
+  state.selected = tr;
+  tr.classList.add("selected");
+  const panel = document.getElementById("detail");
+  let d;
+  try {
+    d = await getJSON("/api/responses/" + encodeURIComponent(id));
+  } catch (err) {
+    panel.replaceChildren(el("p", "could not load response " + id + ": " + err.message, "hint"));
+    return;
+  }
+  const parts = [el("h2", d.item)];
+  parts.push(definitions("Response", [["model", d.model], ["run", d.run_dir], ["repeat", d.repeat + 1],
+    ["outcome", d.outcome], ["finish reason", d.finish_reason], ["latency (s)", d.latency_s]]));
+  const item = el("div", null, "columns");
+  const left = el("div", null, "column");
+  left.appendChild(el("h3", "Item"));
+  for (const m of d.messages) left.appendChild(textBlock(m.role, m));
+  const right = el("div", null, "column");
+  right.appendChild(textBlock("Model response", d.response));
+  for (const t of d.turns || []) right.appendChild(definitions("Turn", Object.entries(t)));
+  const ref = d.reference || {};
+  right.appendChild(definitions("Reference", [["value", ref.value], ["unit", ref.unit], ["band", d.band],
+    ["planted error", ref.planted === undefined ? undefined : ref.planted],
+    ["first error step", ref.first_error_step], ["colleague's result", ref.shown_value],
+    ["planted mode", d.meta && d.meta.planted ? d.meta.planted.mode : undefined]]));
+  right.appendChild(definitions("Parsed value", [["read", d.parsed.answer], ["value", d.parsed.value],
+    ["unit", d.parsed.unit], ["in reference unit", d.parsed.in_reference_unit], ["relative error", d.parsed.rel_error]]));
+  if (d.grade) right.appendChild(definitions("Grade", Object.entries(d.grade)));
+  const attr = el("div", null, "block");
+  attr.appendChild(el("h3", "Attributed error mode"));
+  if (d.attributed.length) {
+    const ul = el("ul");
+    for (const a of d.attributed) ul.appendChild(el("li", a.generator + " · " + a.mode + ": " + a.description +
+      " (answer " + Number(a.value).toPrecision(6) + ")"));
+    attr.appendChild(ul);
+  } else {
+    attr.appendChild(el("p", d.kind === "calculation" && d.outcome !== "correct"
+      ? "no named error mode matches this answer within the band" : "–", "hint"));
+  }
+  right.appendChild(attr);
+  item.appendChild(left);
+  item.appendChild(right);
+  parts.push(item);
+  panel.replaceChildren(...parts);
+}
+
+async function init() {
+  try {
+    const meta = await getJSON("/api/meta");
+    fillFilters(meta.facets);
+  } catch (err) {
+    document.getElementById("count").textContent = "could not load the runs: " + err.message;
+    document.body.dataset.state = "error";
+    return;
+  }
+  document.getElementById("more").addEventListener("click", () => loadPage(state.generation));
+  await reload();
+}
+
+init();
+"""
+
+STYLE = """
+body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d232a; margin: 0; }
+header { padding: 0.8em 1.2em; background: #f3f5f7; border-bottom: 1px solid #d5dbe1; }
+h1 { font-size: 1.3em; margin: 0 0 0.5em; }
+form { display: flex; flex-wrap: wrap; gap: 0.6em 1.2em; align-items: center; }
+select { max-width: 18em; }
+#count { margin: 0.6em 0 0; color: #3b4550; }
+main { display: grid; grid-template-columns: minmax(0, 1.15fr) minmax(0, 1fr); gap: 1em; padding: 1em 1.2em; }
+#list { overflow: auto; max-height: calc(100vh - 9em); }
+table { border-collapse: collapse; font-size: 0.9em; width: 100%; }
+th, td { border-bottom: 1px solid #e3e7eb; padding: 0.2em 0.5em; text-align: left; vertical-align: top;
+         white-space: nowrap; }
+td.wrap { white-space: normal; overflow-wrap: anywhere; min-width: 8em; max-width: 22em; }
+th { background: #fff; position: sticky; top: 0; }
+tbody tr { cursor: pointer; }
+tbody tr:hover { background: #eef3f8; }
+tbody tr.selected { background: #dbe8f5; }
+td.outcome.correct { color: #1f7a3a; }
+td.outcome.wrong, td.outcome.format_error, td.outcome.unparsable { color: #a4262c; }
+#detail { overflow: auto; max-height: calc(100vh - 9em); }
+#detail h2 { font-size: 1.1em; overflow-wrap: anywhere; }
+.columns { display: grid; grid-template-columns: 1fr 1fr; gap: 1em; }
+.block { margin-bottom: 0.8em; }
+.block h3 { font-size: 0.95em; margin: 0.6em 0 0.3em; color: #3b4550; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f8fafb; border: 1px solid #e3e7eb;
+      padding: 0.5em; margin: 0; font-size: 0.88em; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.1em 0.8em; margin: 0; font-size: 0.9em; }
+dt { color: #56606b; }
+dd { margin: 0; overflow-wrap: anywhere; }
+.hint { color: #56606b; font-style: italic; }
+button { margin-top: 0.4em; }
+"""
