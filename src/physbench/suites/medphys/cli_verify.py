@@ -15,7 +15,8 @@ def _text(s: dict) -> str:  # type: ignore[type-arg]
              f"({s['cells']} cells x {s['draws_per_cell']} draws)"]
     if s["max_rel_diff"] is not None:
         lines.append(f"  second implementation: {s['compared']} compared, max relative difference {s['max_rel_diff']:.2e}")
-    lines.append(f"  plausibility violations: {s['plausibility_violations']}; regenerated identically: "
+    lines.append(f"  plausibility violations: {s['plausibility_violations']}; error-mode answers that failed: "
+                 f"{len(s['mode_failures'])}; regenerated identically: "
                  f"{s['regeneration_identical']['passed']}/{s['regeneration_identical']['total']}; reference accepted: "
                  f"{s['grader_accepts_reference']['passed']}/{s['grader_accepts_reference']['total']}")
     for name, t in s["negative_controls"].items():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Callable
@@ -14,7 +15,6 @@ from physbench.suites.medphys.verify.controls import constant_answer, item_contr
 from physbench.suites.medphys.verify.detect import detectability
 
 AGREEMENT_BOUND = 1e-6
-CONTROL_ITEMS = 500  # items per cell that go through the grader's controls
 
 
 def _second_implementation() -> Callable[[str, int, str], tuple[float, str]] | None:
@@ -34,13 +34,20 @@ def verify_cell(generator: str, level: int, draws: int) -> dict[str, Any]:
     solve_prompt = _second_implementation()
     out: dict[str, Any] = {"generator": generator, "level": level, "draws": draws, "violations": 0,
                            "regenerated": 0, "max_rel_diff": 0.0, "compared": 0, "prompt_defects": [],
-                           "controls": {}}
+                           "controls": {}, "mode_failures": []}
     controls: dict[str, list[int]] = {}
     for seed in range(draws):
         item = calculation_item(generator, level, seed)
         out["regenerated"] += calculation_item(generator, level, seed).to_json() == item.to_json()
         p = params_from_dict(spec.params, item.params)
         out["violations"] += bool(spec.violations(p))
+        for m in gen.modes_at(level):  # every mode computes at every level it claims
+            try:
+                error = None if math.isfinite(m.answer(level, p)) else "not finite"
+            except Exception as exc:  # any failure of a mode is what we count
+                error = f"{type(exc).__name__}: {exc}"
+            if error and len(out["mode_failures"]) < 5:
+                out["mode_failures"].append({"seed": seed, "mode": m.name, "error": error})
         if solve_prompt is not None:
             try:
                 value, unit = solve_prompt(generator, level, item.user)
@@ -53,12 +60,11 @@ def verify_cell(generator: str, level: int, draws: int) -> dict[str, Any]:
                 diff = abs(converted / ref_value - 1.0) if converted is not None else float("inf")
                 out["max_rel_diff"] = max(out["max_rel_diff"], diff)
                 out["compared"] += 1
-        if seed < CONTROL_ITEMS:
-            for name, ok in item_controls(item).items():
-                if ok is not None:
-                    tally = controls.setdefault(name, [0, 0])
-                    tally[0] += ok
-                    tally[1] += 1
+        for name, passed in item_controls(item).items():
+            if passed is not None:
+                tally = controls.setdefault(name, [0, 0])
+                tally[0] += passed
+                tally[1] += 1
     out["controls"] = {k: {"passed": v[0], "total": v[1]} for k, v in controls.items()}
     out["band"] = {"band": gen.band, **derive_band(gen, level)}
     out["constant_answer"] = constant_answer(gen, level)
@@ -122,6 +128,8 @@ def summarise(results: list[dict[str, Any]], draws: int) -> dict[str, Any]:
         "detectability": [d for r in results for d in r["detectability"]],
         "prompt_defects": [{"generator": r["generator"], "level": r["level"], **d} for r in results
                            for d in r["prompt_defects"]],
+        "mode_failures": [{"generator": r["generator"], "level": r["level"], **d} for r in results
+                          for d in r["mode_failures"]],
     }
     out["failures"] = failures(out)
     out["passed"] = not out["failures"]
@@ -137,6 +145,8 @@ def failures(summary: dict[str, Any]) -> list[str]:
         out.append(f"the two implementations disagree by {summary['max_rel_diff']:.3g} (bound {AGREEMENT_BOUND:g})")
     if summary["prompt_defects"]:
         out.append(f"{len(summary['prompt_defects'])} prompt defects")
+    if summary["mode_failures"]:
+        out.append(f"{len(summary['mode_failures'])} error-mode answers failed to compute")
     if summary["plausibility_violations"]:
         out.append(f"{summary['plausibility_violations']} plausibility violations")
     regen = summary["regeneration_identical"]
