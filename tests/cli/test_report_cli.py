@@ -14,21 +14,7 @@ sys.path.insert(0, str(LAUNCH.parent))
 
 import fixture_suite  # noqa: E402,F401  (registers the suite "fixture")
 
-from physbench.cli import main  # noqa: E402
 from physbench.runner.evaluate import EvalConfig, evaluate  # noqa: E402
-
-
-@pytest.fixture
-def cli(capsys):
-    """`physbench ARGS` in this process: (exit code, stdout, stderr)."""
-
-    def run(*args: str) -> subprocess.CompletedProcess[str]:
-        with pytest.raises(SystemExit) as exit_:
-            main(list(args))
-        out = capsys.readouterr()
-        return subprocess.CompletedProcess(args, exit_.value.code, out.out, out.err)
-
-    return run
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 import json
 import re
-import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -20,17 +19,6 @@ SECTIONS = ("Runs", "Scores", "Calculation accuracy", "Pairwise comparisons of c
             "Repeated runs", "Outcomes")
 FIGURES = ("accuracy_by_level", "operating_points")
 PNG = b"\x89PNG\r\n\x1a\n"
-
-
-@pytest.fixture
-def cli(capsys):
-    def run(*args: str) -> subprocess.CompletedProcess[str]:
-        with pytest.raises(SystemExit) as exit_:
-            main(list(args))
-        out = capsys.readouterr()
-        return subprocess.CompletedProcess(args, exit_.value.code, out.out, out.err)
-
-    return run
 
 
 @pytest.fixture(scope="module")
