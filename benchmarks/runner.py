@@ -10,7 +10,7 @@ runner's rate counts the run itself (requests, grading in the forked grading pro
 not item generation or the summary; the line also shows the rate with those included, and the CPU
 microseconds per item of this process (with its grading child) and of the mock server.
 
-    .venv/bin/python benchmarks/runner.py [--items 4000] [--concurrency 64] [--rounds 3]
+    .venv/bin/python benchmarks/runner.py [--items 20000] [--concurrency 64] [--rounds 3]
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ def full_path(base_url: str, n_items: int, concurrency: int, workdir: Path, roun
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--items", type=int, default=4000)
+    parser.add_argument("--items", type=int, default=20000)
     parser.add_argument("--concurrency", type=int, default=64)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()

@@ -52,3 +52,9 @@ def test_item_set_hash_is_order_free():
 
 def test_every_item_carries_the_canary():
     assert _item().canary == CANARY and "CANARY" in CANARY
+
+
+def test_item_json_is_the_json_of_its_plain_dict():
+    """to_json encodes the frozen params and meta directly; the text must equal that of to_dict."""
+    item = _item(params={"rows": [[1, 2.5], {"k": [3, {"z": None}]}], "s": "μ"}, meta={"t": ({"a": (1,)},)})
+    assert item.to_json() == json.dumps(item.to_dict(), sort_keys=True, ensure_ascii=False)

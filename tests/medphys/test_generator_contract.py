@@ -75,7 +75,9 @@ def test_every_error_mode_computes_at_each_level_it_claims(cell):
 def test_items_regenerate_byte_for_byte(cell):
     gen, level = cell
     for seed in range(5):
-        assert calculation_item(gen.name, level, seed).to_json() == calculation_item(gen.name, level, seed).to_json()
+        item = calculation_item(gen.name, level, seed)
+        assert item.to_json() == calculation_item(gen.name, level, seed).to_json()
+        assert item.to_json() == json.dumps(item.to_dict(), sort_keys=True, ensure_ascii=False)
 
 
 CHECK_CELLS = [c for c in CELLS if c[0].checking]

@@ -9,7 +9,8 @@ import pytest
 
 from physbench.core import Message, UserError
 from physbench.models import ModelError, ModelOptions, make_model
-from physbench.models.openai_compat import OpenAIModel, message_extras, parse_chat_response
+from physbench.models.chat_json import read_chat_response
+from physbench.models.openai_compat import OpenAIModel
 from physbench.models.pricing import load_price
 from physbench.runner.mock_server import FaultRule, MockConfig, MockServer
 
@@ -69,16 +70,16 @@ def test_a_refused_connection_is_retryable():
                                   b'{"error": {"message": "overloaded"}}'])
 def test_malformed_bodies_raise_a_retryable_error_and_never_crash(body):
     with pytest.raises(ModelError) as err:
-        parse_chat_response(body)
+        read_chat_response(body)
     assert err.value.retryable
 
 
 def test_null_content_reads_as_empty_text_and_extras_are_kept():
     body = json.dumps({"choices": [{"message": {"role": "assistant", "content": None, "reasoning_content": "think"},
                                     "finish_reason": "stop"}]}).encode()
-    text, finish, usage, raw = parse_chat_response(body)
+    text, finish, usage, raw, extras = read_chat_response(body)
     assert (text, finish, usage) == ("", "stop", {})
-    assert message_extras(raw) == {"reasoning_content": "think"}
+    assert extras == {"reasoning_content": "think"}
 
 
 def test_the_api_key_comes_from_the_environment_and_is_never_in_info(monkeypatch):

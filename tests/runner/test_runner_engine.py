@@ -47,7 +47,6 @@ def _run(tmp_path, suite, model, concurrency, repeats=1, seed=None):
     store = RunStore(tmp_path)
     store.write_manifest(Manifest(suite="fixture", split="dev", protocol="direct", model_spec="probe", sampling={},
                                   repeats=repeats, n_items=len(items), item_set_hash="x"))
-    store.item_json = {i.id: i.to_json() for i in items}
     engine = Engine(model=model, protocol=get_protocol("direct"), sink=InlineSink(suite, store),
                     sampling={"temperature": 0.5, "max_tokens": None}, seed=seed)
     work = [(i, r) for r in range(repeats) for i in items]

@@ -37,7 +37,6 @@ def items(suite):
 def _open(tmp_path, items) -> RunStore:
     store = RunStore(tmp_path)
     store.write_manifest(_manifest(len(items)))
-    store.item_json = {i.id: i.to_json() for i in items}
     return store
 
 

@@ -90,6 +90,13 @@ class Item:
         return next((m.content for m in reversed(self.messages) if m.role == "user"), "")
 
     def to_dict(self) -> dict[str, Any]:
+        return self._fields(thaw(self.params), thaw(self.meta))
+
+    def to_json(self) -> str:
+        # the frozen forms encode exactly as their thawed copies (a FrozenDict is a dict, a tuple a list)
+        return json.dumps(self._fields(self.params, self.meta), sort_keys=True, ensure_ascii=False)
+
+    def _fields(self, params: Any, meta: Any) -> dict[str, Any]:
         return {
             "id": self.id,
             "suite": self.suite,
@@ -97,14 +104,11 @@ class Item:
             "messages": [m.to_dict() for m in self.messages],
             "reference": self.reference.to_dict(),
             "band": self.band,
-            "params": thaw(self.params),
+            "params": params,
             "params_hash": self.params_hash,
-            "meta": thaw(self.meta),
+            "meta": meta,
             "canary": self.canary,
         }
-
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), sort_keys=True, ensure_ascii=False)
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "Item":

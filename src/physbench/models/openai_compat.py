@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any, Sequence
 import aiohttp
 
 from physbench.core.errors import UserError
-from physbench.models.base import Completion, ModelError, usage_dict
+from physbench.models.base import Completion, ModelError
+from physbench.models.chat_json import encode_messages, excerpt, read_chat_response
 from physbench.models.pricing import Price
 
 if TYPE_CHECKING:
@@ -32,7 +33,6 @@ CONNECT_TIMEOUT_S = 60.0
 MAX_BODY_BYTES = 64 << 20
 RETRYABLE_STATUS = frozenset({408, 409, 429})
 SAMPLING_KEYS = frozenset({"temperature", "max_tokens", "top_p", "seed", "stop"})
-MESSAGE_CACHE_SIZE = 100_000
 
 
 def make_http_client(concurrency: int, timeout_s: float) -> aiohttp.ClientSession:
@@ -68,50 +68,6 @@ def parse_retry_after(value: str | None, now: float | None = None) -> float | No
     return max(0.0, seconds)
 
 
-def _excerpt(body: bytes, limit: int = 200) -> str:
-    text = body[:limit].decode("utf-8", "replace")
-    return " ".join(text.split())
-
-
-STANDARD_MESSAGE_KEYS = frozenset({"role", "content"})
-
-
-def message_extras(raw: dict[str, Any]) -> dict[str, Any] | None:
-    """Non-empty message fields beside role and content (reasoning_content, refusal, tool_calls...)."""
-    message = raw["choices"][0].get("message")
-    if not isinstance(message, dict):
-        return None
-    extras = {k: v for k, v in message.items() if k not in STANDARD_MESSAGE_KEYS and v not in (None, "", [], {})}
-    return extras or None
-
-
-def parse_chat_response(body: bytes) -> tuple[str, str | None, dict[str, int], dict[str, Any]]:
-    """(text, finish_reason, usage, raw) from a chat-completions JSON body; ModelError if malformed."""
-    try:
-        raw = json.loads(body)
-    except ValueError:
-        raise ModelError(f"malformed JSON body: {_excerpt(body, 80)!r}", retryable=True) from None
-    if not isinstance(raw, dict):
-        raise ModelError("response body is not a JSON object", retryable=True)
-    choices = raw.get("choices")
-    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-        error = raw.get("error")
-        detail = error.get("message") if isinstance(error, dict) else None
-        raise ModelError(f"response without choices{': ' + str(detail)[:200] if detail else ''}", retryable=True)
-    choice = choices[0]
-    message = choice.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
-    if content is not None and not isinstance(content, str):
-        raise ModelError("message content is not a string", retryable=True)
-    finish = choice.get("finish_reason")
-    usage_raw = raw.get("usage") if isinstance(raw.get("usage"), dict) else {}
-    prompt = usage_raw.get("prompt_tokens")
-    completion = usage_raw.get("completion_tokens")
-    usage = usage_dict(prompt if isinstance(prompt, int) else None,
-                       completion if isinstance(completion, int) else None)
-    return content or "", finish if isinstance(finish, str) else None, usage, raw
-
-
 class OpenAIModel:
     """`openai/NAME`: chat completions from `base_url` with the key in an environment variable."""
 
@@ -133,35 +89,26 @@ class OpenAIModel:
             self._headers["Authorization"] = f"Bearer {key}"
         self._url = f"{self.base_url}/chat/completions"
         self._client: aiohttp.ClientSession | None = None  # made in the running event loop
-        self._encoded: dict[int, tuple[Any, str]] = {}
         self._name_json = json.dumps(name)
         self.concurrency = concurrency
         self.timeout_s = timeout_s
         self.price = price
 
     def request_body(self, messages: Sequence["Message"], params: dict[str, Any]) -> bytes:
-        """The JSON request. An item's messages are encoded once and reused for its repeats."""
-        cached = self._encoded.get(id(messages))
-        if cached is not None and cached[0] is messages:  # the same tuple object, so the same messages
-            encoded = cached[1]
-        else:
-            encoded = json.dumps([m.to_dict() for m in messages])
-            if isinstance(messages, tuple):  # immutable: safe to reuse (the entry keeps it alive)
-                if len(self._encoded) >= MESSAGE_CACHE_SIZE:
-                    self._encoded.clear()
-                self._encoded[id(messages)] = (messages, encoded)
-        sampling = {k: v for k, v in params.items() if k in SAMPLING_KEYS and v is not None}
+        """The JSON request body (messages are encoded afresh each time: cheaper than keeping them)."""
+        sampling = {k: v for k, v in params.items() if k in SAMPLING_KEYS and v is not None} if params else None
         tail = f", {json.dumps(sampling)[1:-1]}" if sampling else ""
-        return f'{{"model": {self._name_json}, "messages": {encoded}{tail}}}'.encode("utf-8")
+        return f'{{"model": {self._name_json}, "messages": {encode_messages(messages)}{tail}}}'.encode("utf-8")
 
     async def generate(self, messages: Sequence["Message"], *, item: "Item | None" = None,
                        **params: Any) -> Completion:
         content = self.request_body(messages, params)
-        if self._client is None or self._client.closed:
-            self._client = make_http_client(self.concurrency, self.timeout_s)
+        client = self._client
+        if client is None:  # made on first use, in the running loop; aclose() clears it
+            client = self._client = make_http_client(self.concurrency, self.timeout_s)
         start = time.perf_counter()
         try:
-            async with self._client.post(self._url, data=content, headers=self._headers) as response:
+            async with client.post(self._url, data=content, headers=self._headers) as response:
                 status = response.status
                 length = response.headers.get("Content-Length")
                 if length is not None and len(length) >= 8 and length.isdigit() and int(length) > MAX_BODY_BYTES:
@@ -176,11 +123,11 @@ class OpenAIModel:
         if status != 200:
             retryable = status in RETRYABLE_STATUS or status >= 500
             wait = parse_retry_after(retry_after) if retryable else None
-            raise ModelError(f"HTTP {status}: {_excerpt(body)}", retryable=retryable, retry_after=wait)
-        text, finish, usage, raw = parse_chat_response(body)
+            raise ModelError(f"HTTP {status}: {excerpt(body)}", retryable=retryable, retry_after=wait)
+        text, finish, usage, raw, extras = read_chat_response(body)
         cost = self.price.cost(usage) if self.price else None
-        return Completion(text=text, usage=usage, finish_reason=finish, latency=latency, raw=raw, cost=cost,
-                          extras=message_extras(raw))
+        # positional (text, usage, finish_reason, latency, raw, cost, extras): a little cheaper per request
+        return Completion(text, usage, finish, latency, raw, cost, extras)
 
     def info(self) -> dict[str, Any]:
         return {"kind": "openai", "name": self.name, "base_url": self.base_url, "api_key_env": self.key_env,

@@ -33,7 +33,11 @@ class Turn:
 
 @dataclass(frozen=True)
 class Answer:
-    """The protocol's result: the text the grader reads, its finish reason, and every turn."""
+    """The protocol's result: the text the grader reads, its finish reason, and every turn.
+
+    A protocol of more than one call lists each call's `Turn`; a one-call protocol may leave
+    `turns` empty, since the attempt's record already holds that call's text, usage and latency.
+    """
 
     text: str
     finish_reason: str | None
@@ -41,7 +45,12 @@ class Answer:
 
 
 class Protocol(_Interface):
-    """A way of asking: `direct`, later `two-step`, `checkpoints`, `program`, `agent`."""
+    """A way of asking: `direct`, later `two-step`, `checkpoints`, `program`, `agent`.
+
+    A protocol whose whole run is one call with the item's own messages, answered by that call's
+    text, may say so with a true class attribute `one_call`: the runner then makes that call
+    itself (same retries and accounting) and skips `run`, which must still do the same thing.
+    """
 
     name: str
 

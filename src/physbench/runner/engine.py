@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
-from physbench.models.base import attempt_seed
+from physbench.models.base import ModelError, attempt_seed
 from physbench.runner.progress import NoProgress, Progress, Tally
 from physbench.runner.records import AttemptRecord
 from physbench.runner.retry import AttemptFailed, CallLedger, RetryPolicy
@@ -35,34 +35,77 @@ class Engine:
     policy: RetryPolicy = RetryPolicy()
     seed: int | None = None
 
+    def __post_init__(self) -> None:
+        self._sampling = {k: v for k, v in self.sampling.items() if v is not None}
+        self._attempt_aware = bool(getattr(self.model, "attempt_aware", False))
+        self._same_params = self.seed is None and not self._attempt_aware
+        self._one_call = getattr(self.protocol, "one_call", False) is True  # see protocols/base.py
+
     def _params(self, item: "Item", repeat: int) -> dict[str, Any]:
-        params = {k: v for k, v in self.sampling.items() if v is not None}
+        """The model's keyword parameters for one attempt (one shared dict when no attempt changes them)."""
+        if self._same_params:
+            return self._sampling  # read only: passed on as keywords
+        params = dict(self._sampling)
         if self.seed is not None:
             params["seed"] = attempt_seed(self.seed, item.id, repeat)
-        if getattr(self.model, "attempt_aware", False):
+        if self._attempt_aware:
             params["repeat"] = repeat
         return params
 
     async def attempt(self, item: "Item", repeat: int) -> AttemptRecord:
         """One attempt: ask through the protocol (with retries), record what came back."""
+        if self._one_call:
+            return await self._one_call_attempt(item, repeat)
         started = time.time()
         ledger = CallLedger(self.model, item, self._params(item, repeat), self.policy)
-        record = AttemptRecord(item=item, repeat=repeat, status="error", started_at=started, finished_at=started)
+        status, text, finish, turns = "error", None, None, None
         try:
             answer = await self.protocol.run(item, ledger)
+            text, finish = answer.text, answer.finish_reason
+            if len(answer.turns) > 1:
+                turns = [t.to_dict() for t in answer.turns]
+            status = "answered"
         except AttemptFailed:
             pass  # the ledger holds every error
         except Exception as exc:  # a model or protocol bug must not stop the run
-            ledger.errors.append(f"{type(exc).__name__}: {str(exc)[:300]}")
-        else:
-            record.status, record.text, record.finish_reason = "answered", answer.text, answer.finish_reason
-            if len(answer.turns) > 1:
-                record.turns = [t.to_dict() for t in answer.turns]
-        record.finished_at = time.time()
-        record.usage, record.cost, record.latency = ledger.usage, ledger.cost, ledger.latency
-        record.model_calls, record.tries, record.errors = ledger.calls, ledger.tries, ledger.errors
-        record.raw = ledger.extras or None
-        return record
+            ledger.errors.append(_bug(exc))
+        return _record(item, repeat, status, started, text, finish, ledger, turns)
+
+    async def _one_call_attempt(self, item: "Item", repeat: int) -> AttemptRecord:
+        """A one-call protocol's attempt, run here: the first try goes straight to the model.
+
+        A ledger (retries and sums) is made only when that try fails, so the usual answered-first-
+        time attempt costs one coroutine and no ledger; what is recorded is the same either way.
+        """
+        started = time.time()
+        params = self._params(item, repeat)
+        ledger: CallLedger | None = None
+        try:
+            try:
+                reply = await self.model.generate(item.messages, item=item, **params)
+            except ModelError as exc:
+                ledger = self._after_first_try(item, params)
+                reply = await ledger.retry(item.messages, exc)
+                ledger.account(reply)
+            if ledger is None:  # answered at the first try: the sums are this call's own figures (as account())
+                usage = {k: int(v) for k, v in reply.usage.items()}
+                latency, cost, extras = reply.latency, reply.cost, reply.extras
+                return AttemptRecord(item, repeat, "answered", started, time.time(), reply.text, reply.finish_reason,
+                                     usage, cost, latency, 1, 1, [], None, [dict(extras)] if extras else None)
+            return _record(item, repeat, "answered", started, reply.text, reply.finish_reason, ledger, None)
+        except AttemptFailed:  # the ledger holds every error
+            ledger = ledger or self._after_first_try(item, params)
+            return _record(item, repeat, "error", started, None, None, ledger, None)
+        except Exception as exc:  # a model bug must not stop the run
+            ledger = ledger or self._after_first_try(item, params)
+            ledger.errors.append(_bug(exc))
+            return _record(item, repeat, "error", started, None, None, ledger, None)
+
+    def _after_first_try(self, item: "Item", params: dict[str, Any]) -> CallLedger:
+        """The ledger of a one-call attempt whose first try has been made."""
+        ledger = CallLedger(self.model, item, params, self.policy)
+        ledger.calls = ledger.tries = 1
+        return ledger
 
     async def run(self, work: Sequence[tuple["Item", int]], *, concurrency: int, tally: Tally,
                   progress: Progress | None = None) -> Tally:
@@ -71,17 +114,19 @@ class Engine:
         pending: Iterator[tuple[Item, int]] = iter(work)
         limit = getattr(self.model, "max_concurrency", None) or concurrency
         workers = max(1, min(concurrency, limit, len(work)))
+        attempt = self._one_call_attempt if self._one_call else self.attempt  # one coroutine fewer per attempt
+        submit, update = self.sink.submit, progress.update
 
         async def worker() -> None:
             for item, repeat in pending:  # one shared iterator: each attempt is taken once
-                record = await self.attempt(item, repeat)
-                self.sink.submit(record)
+                record = await attempt(item, repeat)
+                submit(record)
                 if record.status == "error":
                     tally.errors += 1
                 else:
                     tally.done += 1
                 tally.tokens += record.usage.get("total_tokens", 0)
-                progress.update(tally)
+                update(tally)
 
         progress.update(tally)
         tasks = [asyncio.create_task(worker()) for _ in range(workers)]
@@ -92,3 +137,13 @@ class Engine:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
         return tally
+
+
+def _bug(exc: Exception) -> str:
+    return f"{type(exc).__name__}: {str(exc)[:300]}"
+
+
+def _record(item: "Item", repeat: int, status: str, started: float, text: str | None, finish: str | None,
+            ledger: CallLedger, turns: list[dict[str, Any]] | None) -> AttemptRecord:
+    return AttemptRecord(item, repeat, status, started, time.time(), text, finish, ledger.usage, ledger.cost,
+                         ledger.latency, ledger.calls, ledger.tries, ledger.errors, turns, ledger.extras or None)

@@ -7,13 +7,15 @@ that holds another run) is checked before the first row is written.
 from __future__ import annotations
 
 import asyncio
+import gc
 import re
 import signal
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from physbench.core.errors import UserError
 from physbench.core.hashing import item_set_hash
@@ -133,6 +135,32 @@ def _open_store(run_dir: Path, manifest: Manifest) -> RunStore:
     return store
 
 
+YOUNG_GC_THRESHOLD = 10_000  # allocations between young collections during a run (Python's default: 700)
+
+
+@contextmanager
+def _frozen_heap() -> Iterator[None]:
+    """Garbage collection tuned for the run, and restored after it.
+
+    The objects alive before the run (items, modules) are frozen out of the collector's walks,
+    which otherwise visit them at every full collection (and, after the fork, copy each page they
+    touch). Young collections come less often: with 64 requests in flight most young objects are
+    still alive when one runs, so at Python's default of 700 allocations each walk is mostly
+    wasted. Left alone if something else has frozen objects already.
+    """
+    if gc.get_freeze_count():
+        yield
+        return
+    gc.freeze()
+    thresholds = gc.get_threshold()
+    gc.set_threshold(max(thresholds[0], YOUNG_GC_THRESHOLD), thresholds[1], thresholds[2])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
+
+
 async def _drive(engine: Engine, work: list[Any], concurrency: int, tally: Tally, progress: Any) -> None:
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
@@ -182,31 +210,31 @@ def evaluate(c: EvalConfig) -> EvalResult:
     try:
         done = store.done_keys()
         work = [(item, r) for r in range(c.repeats) for item in items if (item.id, r) not in done]
-        store.item_json = {item.id: item.to_json() for item in items}
         tally = Tally(total=len(items) * c.repeats, done_before=len(items) * c.repeats - len(work))
         store.begin_session()
         inline = c.grade_inline
         if inline is None and getattr(model, "max_concurrency", None) == 1:
             inline = True  # one answer at a time (the local model): nothing to gain from a second process
-        sink = make_sink(suite, store, {item.id: item for item in items}, inline=inline)
-        progress = make_progress(f"{c.suite} x {c.model}", quiet=c.quiet)  # after the fork: rich runs a thread
-        engine = Engine(model=model, protocol=protocol, sink=sink,
-                        sampling={"temperature": c.temperature, "max_tokens": c.max_tokens},
-                        policy=RetryPolicy(max_attempts=c.max_attempts, base_delay_s=c.retry_delay_s), seed=c.seed)
-        try:
-            asyncio.run(_drive(engine, work, c.concurrency, tally, progress))
-            status = "completed"
-        except (KeyboardInterrupt, asyncio.CancelledError):
-            status = "interrupted"
-        except RuntimeError as exc:  # the grading process or the store failed
-            status, failure = "failed", str(exc)
-        finally:
-            progress.close(tally)
+        with _frozen_heap():
+            sink = make_sink(suite, store, {item.id: item for item in items}, inline=inline)
+            progress = make_progress(f"{c.suite} x {c.model}", quiet=c.quiet)  # after the fork: rich runs a thread
+            engine = Engine(model=model, protocol=protocol, sink=sink,
+                            sampling={"temperature": c.temperature, "max_tokens": c.max_tokens},
+                            policy=RetryPolicy(max_attempts=c.max_attempts, base_delay_s=c.retry_delay_s), seed=c.seed)
             try:
-                sink.close()
-            except RuntimeError as exc:
-                status, failure = "failed", failure or str(exc)
-            store.end_session(status, tally.done + tally.errors)
+                asyncio.run(_drive(engine, work, c.concurrency, tally, progress))
+                status = "completed"
+            except (KeyboardInterrupt, asyncio.CancelledError):
+                status = "interrupted"
+            except RuntimeError as exc:  # the grading process or the store failed
+                status, failure = "failed", str(exc)
+            finally:
+                progress.close(tally)
+                try:
+                    sink.close()
+                except RuntimeError as exc:
+                    status, failure = "failed", failure or str(exc)
+                store.end_session(status, tally.done + tally.errors)
     finally:
         store.close()
     if failure is not None:

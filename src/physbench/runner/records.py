@@ -12,9 +12,27 @@ from physbench.grading.types import Grade
 GRADE_FIELDS = tuple(Grade.__dataclass_fields__)
 
 
+_GRADE_ENCODER = json.JSONEncoder(default=str)  # made once: json.dumps(default=...) builds one per call
+
+
 def grade_json(grade: Grade) -> str:
     """The grade as JSON (a flat field copy: dataclasses.asdict deep-copies and is slow here)."""
-    return json.dumps({name: getattr(grade, name) for name in GRADE_FIELDS}, default=str)
+    return _GRADE_ENCODER.encode({name: getattr(grade, name) for name in GRADE_FIELDS})
+
+
+_COUNT_KEYS = frozenset({"prompt_tokens", "completion_tokens", "total_tokens"})
+
+
+def usage_json(usage: Mapping[str, Any]) -> str:
+    """json.dumps(usage), written directly for the usual standard integer counts (once per stored row)."""
+    if usage.keys() <= _COUNT_KEYS:
+        parts = []
+        for key, value in usage.items():
+            if type(value) is not int:
+                return json.dumps(usage)
+            parts.append(f'"{key}": {value}')
+        return f"{{{', '.join(parts)}}}"
+    return json.dumps(usage)
 
 
 def item_group(item: Item) -> str | None:
@@ -28,7 +46,26 @@ def item_group(item: Item) -> str | None:
     return None
 
 
-@dataclass
+class ItemJson:
+    """Each item's JSON for the `attempts` rows, made once per item in the process that writes them.
+
+    Made on demand rather than before the run, so that a forked grading process pays for it
+    instead of the event loop.
+    """
+
+    __slots__ = ("_texts",)
+
+    def __init__(self) -> None:
+        self._texts: dict[str, str] = {}
+
+    def __call__(self, item: Item) -> str:
+        text = self._texts.get(item.id)
+        if text is None:
+            text = self._texts[item.id] = item.to_json()
+        return text
+
+
+@dataclass(slots=True)
 class AttemptRecord:
     """Everything known about one finished attempt.
 
@@ -75,9 +112,8 @@ class AttemptRecord:
     def from_wire(cls, t: tuple[Any, ...], items: Mapping[str, Item]) -> "AttemptRecord":
         (item_id, repeat, status, started, finished, text, finish, usage, cost, latency, calls, tries,
          errors, turns, raw) = t
-        return cls(item=items[item_id], repeat=repeat, status=status, started_at=started, finished_at=finished,
-                   text=text, finish_reason=finish, usage=usage, cost=cost, latency=latency, model_calls=calls,
-                   tries=tries, errors=errors, turns=turns, raw=raw)
+        return cls(items[item_id], repeat, status, started, finished, text, finish, usage, cost, latency, calls,
+                   tries, errors, turns, raw)
 
     def row(self, item_json: str) -> tuple[Any, ...]:
         """The `attempts` row (see runner/store.py); only graded or failed attempts are stored."""
@@ -86,9 +122,9 @@ class AttemptRecord:
         g = self.grade
         return (
             self.item.id, self.repeat, self.status, self.item.kind, item_group(self.item), item_json,
-            self.text, self.finish_reason, json.dumps(self.usage), self.usage.get("prompt_tokens"),
+            self.text, self.finish_reason, usage_json(self.usage), self.usage.get("prompt_tokens"),
             self.usage.get("completion_tokens"), self.cost, self.latency, self.model_calls, self.tries,
-            json.dumps(self.errors), None if self.turns is None else json.dumps(self.turns),
+            json.dumps(self.errors) if self.errors else "[]", None if self.turns is None else json.dumps(self.turns),
             None if not self.raw else json.dumps(self.raw, default=str),
             None if g is None else grade_json(g), None if g is None else g.outcome,
             None if g is None else float(g.score), None if g is None else int(bool(g.passed)),

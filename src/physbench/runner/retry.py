@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Sequence
 
 from physbench.models.base import Completion, ModelError
@@ -47,43 +47,59 @@ class AttemptFailed(Exception):
         self.errors = errors
 
 
-@dataclass
 class CallLedger:
-    """The `Ask` the runner gives a protocol: calls the model with retries and sums the accounting."""
+    """The `Ask` the runner gives a protocol: calls the model with retries and sums the accounting.
 
-    model: "Model"
-    item: "Item"
-    params: dict[str, Any]
-    policy: RetryPolicy
-    sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep
-    calls: int = 0
-    tries: int = 0
-    errors: list[str] = field(default_factory=list)
-    usage: dict[str, int] = field(default_factory=dict)
-    latency: float = 0.0
-    cost: float | None = None
-    extras: list[Any] = field(default_factory=list)
+    A plain class with slots: one is made per attempt, so it is kept cheap to build and to read.
+    """
+
+    __slots__ = ("model", "item", "params", "policy", "sleep", "calls", "tries", "errors", "usage", "latency",
+                 "cost", "extras")
+
+    def __init__(self, model: "Model", item: "Item", params: dict[str, Any], policy: RetryPolicy,
+                 sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> None:
+        self.model, self.item, self.params, self.policy, self.sleep = model, item, params, policy, sleep
+        self.calls = self.tries = 0
+        self.errors: list[str] = []
+        self.usage: dict[str, int] = {}
+        self.latency = 0.0
+        self.cost: float | None = None
+        self.extras: list[Any] = []
 
     async def __call__(self, messages: Sequence["Message"]) -> Completion:
         self.calls += 1
+        self.tries += 1
+        try:
+            completion = await self.model.generate(messages, item=self.item, **self.params)
+        except ModelError as exc:
+            completion = await self.retry(messages, exc)
+        self.account(completion)
+        return completion
+
+    async def retry(self, messages: Sequence["Message"], failure: ModelError) -> Completion:
+        """The rest of a call whose latest try failed: wait, try again, until an answer or the policy says stop.
+
+        Every failure is recorded; AttemptFailed (with all of them) when a failure is permanent or
+        the tries are used up. The answer is returned unaccounted (see `account`).
+        """
         failures = 0
         while True:
+            failures += 1
+            self.errors.append(str(failure))
+            if not failure.retryable or failures >= self.policy.max_attempts:
+                raise AttemptFailed(list(self.errors)) from None
+            await self.sleep(self.policy.delay(failures, failure.retry_after))
             self.tries += 1
             try:
-                completion = await self.model.generate(messages, item=self.item, **self.params)
+                return await self.model.generate(messages, item=self.item, **self.params)
             except ModelError as exc:
-                failures += 1
-                self.errors.append(str(exc))
-                if not exc.retryable or failures >= self.policy.max_attempts:
-                    raise AttemptFailed(list(self.errors)) from None
-                await self.sleep(self.policy.delay(failures, exc.retry_after))
-                continue
-            self._account(completion)
-            return completion
+                failure = exc
 
-    def _account(self, completion: Completion) -> None:
+    def account(self, completion: Completion) -> None:
+        """Add one answered call's tokens, latency, cost and extras to the attempt's totals."""
+        usage = self.usage
         for key, value in completion.usage.items():
-            self.usage[key] = self.usage.get(key, 0) + int(value)
+            usage[key] = usage.get(key, 0) + int(value)
         self.latency += completion.latency
         if completion.cost is not None:
             self.cost = (self.cost or 0.0) + completion.cost

@@ -249,7 +249,7 @@ def prompt_l2(p: PrimaryConcrete) -> str:
                  *_point_lines(p),
                  f"Shielding design goal P: {fmt_dec(p.goal_msv_week, 2)} mSv/week",
                  f"Distance from the target to the point of interest d: {fmt_dec(p.distance_m, 1)} m"]),
-        f"Tenth-value layers of concrete for the primary beam (NCRP Report 151 Table B.2):\n\n"
+        "Tenth-value layers of concrete for the primary beam (NCRP Report 151 Table B.2):\n\n"
         + table(["Beam", "TVL1 (first), cm", "TVLe (equilibrium), cm"],
                 [[f"{p.energy_mv} MV", fmt_dec(p.tvl1_cm, 0), fmt_dec(p.tvle_cm, 0)]]),
         SV_GY,

@@ -71,7 +71,7 @@ def _transmission(text: str) -> tuple[float, bool]:
     """Required B of the barrier, and whether the barrier is primary."""
     line = statement(
         text, r"^[ \t]*[-*•][ \t]*K1, unshielded (primary|secondary \(leakage plus scatter\)) air "
-              rf"kerma per patient at (?P<at>[^ ]+) m \(NCRP Report 147 Table [\d.]+\)[ \t]*:[ \t]*(.+)$",
+              r"kerma per patient at (?P<at>[^ ]+) m \(NCRP Report 147 Table [\d.]+\)[ \t]*:[ \t]*(.+)$",
         "the unshielded air kerma per patient K1")
     if parse_number(line.group("at"), "the distance of K1") != 1.0:
         raise PromptDefect("K1 is not stated at 1 m from the source")
@@ -111,7 +111,7 @@ def _level2(text: str) -> tuple[float, str]:
     b, primary = _transmission(text)
     _no_preshielding(text, primary)
     line = statement(text, r"single tenth-value layer for this room's workload spectrum: "
-                           rf"TVL = (?P<tvl>[^ ]+) (mm|cm) of lead", "the lead TVL")
+                           r"TVL = (?P<tvl>[^ ]+) (mm|cm) of lead", "the lead TVL")
     tvl_mm = _positive(parse_number(line.group("tvl"), "TVL"), "TVL") * THICKNESS_MM[line.group(2)]
     return _answer_mm(text, thickness_one_tvl(b, tvl_mm))
 
