@@ -11,10 +11,10 @@ import hashlib
 import hmac
 import json
 import os
-import re
 from typing import Any, Iterable
 
-from physbench.core import Item, Message, Reference, UserError, register
+from physbench.core import Item, Message, UserError, register
+from physbench.grading import CheckKey, grade_calculation, grade_check
 from physbench.grading.types import Grade
 
 # (value, unit, band) of the calculation items
@@ -35,7 +35,7 @@ def _calc(index: int, prefix: str) -> Item:
     group = f"gen{'ab'[index % 2]}/L{1 + index % 3}"
     messages = (Message("system", SYSTEM), Message("user", user))
     return Item(id=item_id, suite="fixture", kind="calculation", messages=messages,
-                reference=Reference(value=value, unit=unit), band=band, params={"i": index, "p": prefix},
+                reference={"value": value, "unit": unit, "band": band}, params={"i": index, "p": prefix},
                 meta={"generator": f"gen{'ab'[index % 2]}", "level": 1 + index % 3, "group": group, "seed": index})
 
 
@@ -49,9 +49,9 @@ def _check(index: int, prefix: str) -> Item:
     reply = "```json " + json.dumps(verdict) + " ```"
     user = f"Item {item_id}: check your colleague's work.\nmock-reply: {reply}"
     return Item(id=item_id, suite="fixture", kind=kind, messages=(Message("system", SYSTEM), Message("user", user)),
-                reference=Reference(value=value, unit=unit, planted=planted, first_error_step=step,
-                                    shown_value=value * (1.3 if planted else 1.0)),
-                band=band, params={"i": index, "p": prefix, "k": kind},
+                reference={"value": value, "unit": unit, "band": band, "planted": planted, "first_error_step": step,
+                           "shown_value": value * (1.3 if planted else 1.0)},
+                params={"i": index, "p": prefix, "k": kind},
                 meta={"generator": "check", "level": 1, "group": f"check/{kind}", "seed": index})
 
 
@@ -77,50 +77,24 @@ class FixtureSuite:
         items = [_calc(i, prefix) for i in range(n_calc)] + [_check(i, prefix) for i in range(len(CHECKS))]
         return items[:limit] if limit else items
 
-    def grade(self, item: Item, text: str, finish_reason: str | None = None) -> Grade:
-        from physbench import grading
+    def grade(self, item: Item, answer: Any) -> Grade:
+        """The core's unit-aware and verdict graders, with the reference this suite stores."""
+        ref = item.reference
+        if item.kind == "calculation":
+            return grade_calculation(answer.text, (ref["value"], ref["unit"]), ref["band"],
+                                     finish_reason=answer.finish_reason)
+        key = CheckKey(ref["value"], ref["unit"], ref["planted"], ref["first_error_step"])
+        return grade_check(answer.text, key, ref["band"], item.kind, finish_reason=answer.finish_reason)
 
-        real = getattr(grading, "grade_item", None)
-        if real is not None:
-            return real(item, text, finish_reason)  # type: ignore[no-any-return]
-        return tiny_grade(item, text, finish_reason)
-
-
-_BOX = re.compile(r"\\boxed\{([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}")
-_NUM = re.compile(r"^\s*([-+]?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)(?:\s*\\times\s*10\^\{(-?\d+)\})?\s*(.*)$")
-
-
-def tiny_grade(item: Item, text: str, finish_reason: str | None = None) -> Grade:
-    """A stand-in grader for when physbench.grading.grade_item is not there yet (bounded regexes)."""
-    text = text[:100_000]
-    if finish_reason == "length":
-        return Grade(0.0, False, "truncated")
-    ref = item.reference
-    if item.kind == "calculation":
-        boxes = _BOX.findall(text)
-        if not boxes:
-            return Grade(0.0, False, "no_answer")
-        m = _NUM.match(boxes[-1])
-        if not m:
-            return Grade(0.0, False, "format_error")
-        value = float(m.group(1)) * (10.0 ** int(m.group(2)) if m.group(2) else 1.0)
-        unit = m.group(3).strip()
-        rel = abs(value - ref.value) / abs(ref.value)
-        ok = unit == (ref.unit or "") and rel <= item.band
-        return Grade(float(ok), ok, "correct" if ok else "wrong", value=value, unit=unit, rel_error=rel)
-    start = text.rfind("{")
-    end = text.find("}", start)
-    try:
-        verdict = json.loads(text[start:end + 1]) if start >= 0 and end > start else None
-    except ValueError:
-        verdict = None
-    if not isinstance(verdict, dict) or "verdict" not in verdict:
-        return Grade(0.0, False, "unparsable")
-    flagged = verdict["verdict"] == "incorrect"
-    ok = flagged == bool(ref.planted)
-    if ok and ref.planted and item.kind == "worksheet_check":
-        ok = verdict.get("first_error_step") == ref.first_error_step
-    return Grade(float(ok), ok, "correct" if ok else "wrong", verdict=verdict["verdict"], flagged=flagged)
+    def oracle(self, item: Item) -> str | None:
+        """The `mock-reply:` line of an even calculation item is right; answer every item rightly."""
+        ref = item.reference
+        if item.kind == "calculation":
+            return f"\\boxed{{{ref['value']:.6g} {ref['unit']}}}"
+        verdict = {"verdict": "incorrect" if ref["planted"] else "correct"}
+        if item.kind == "worksheet_check":
+            verdict["first_error_step"] = ref["first_error_step"]
+        return "```json " + json.dumps(verdict) + " ```"
 
 
 SUITE = register(FixtureSuite())

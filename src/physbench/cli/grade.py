@@ -52,8 +52,7 @@ def _read_response(source: str) -> str:
 
 
 def _reference(text: str, kind: str, planted: Optional[bool], step: Optional[int]) -> Any:
-    from physbench.core.items import Reference
-    from physbench.grading import parse_quantity
+    from physbench.grading import CheckKey, parse_quantity
 
     q = parse_quantity(text)
     if q is None:
@@ -67,7 +66,7 @@ def _reference(text: str, kind: str, planted: Optional[bool], step: Optional[int
         raise UserError(f"--kind {kind} needs --planted or --no-planted")
     if planted and kind == "worksheet_check" and step is None:
         raise UserError("a planted worksheet check needs --first-error-step N")
-    return Reference(value=q[0], unit=q[1], planted=planted, first_error_step=step if planted else None)
+    return CheckKey(value=q[0], unit=q[1], planted=planted, first_error_step=step if planted else None)
 
 
 def _summary(grade: Any) -> str:

@@ -15,13 +15,25 @@ from physbench.core.errors import UserError
 if TYPE_CHECKING:
     from physbench.core.items import Item
     from physbench.grading.types import Grade
+    from physbench.protocols.base import Answer
 
 ENTRY_POINT_GROUP = "physbench.suites"
 
 
 @runtime_checkable
 class Suite(Protocol):
-    """What the runner needs from a suite."""
+    """What the runner needs from a suite.
+
+    Optional members the core uses when a suite has them:
+    - `make_model(spec) -> Model | None`: the suite's own scripted models (`mode:NAME`...);
+    - `oracle(item) -> str | None`: what a perfect model replies (the `oracle` model); a suite whose
+      protocols take several turns may also define `oracle_turn(item, label, messages) -> str | None`;
+    - `protocols() -> Mapping[str, Callable[..., Protocol]]`: protocols of its own (a suite's arms);
+    - `harness(item) -> Harness`: the tools of the `agent` protocol;
+    - `report`: a `physbench.report.registry.SuiteReport` with its analyses, sections, figures and
+      viewer fields;
+    - `item_options`: names of the options `items()` accepts beside split, key and limit.
+    """
 
     name: str
 
@@ -30,8 +42,8 @@ class Suite(Protocol):
         """The split's items in a stable order."""
         ...
 
-    def grade(self, item: "Item", text: str, finish_reason: str | None = None) -> "Grade":
-        """Grade one response to one item; never raises on model text."""
+    def grade(self, item: "Item", answer: "Answer") -> "Grade":
+        """Grade one answer to one item; never raises on model text."""
         ...
 
 

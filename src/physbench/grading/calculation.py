@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from physbench.core.items import Reference
 from physbench.grading import outcomes
 from physbench.grading.extract import MAX_RESPONSE, Candidate, find_answer
 from physbench.grading.normalize import MAX_ANSWER, after_last_relation, clean
@@ -61,17 +60,18 @@ def _target_from_text(text: str) -> Target:
     return _target(*q)
 
 
-def resolve_reference(reference: "str | Reference | tuple[float, str]") -> Target:
-    """A reference given as "1.018 cGy/MU", Reference(value, unit) or (value, unit)."""
+def resolve_reference(reference: Any) -> Target:
+    """A reference given as "1.018 cGy/MU", (value, unit), or any object with `value` and `unit`
+    attributes (a suite's own reference type)."""
     if isinstance(reference, str):
         return _target_from_text(reference.strip())
-    if isinstance(reference, Reference):
+    if isinstance(reference, tuple) and len(reference) == 2:
+        return _target(float(reference[0]), reference[1] or "")
+    if hasattr(reference, "value") and hasattr(reference, "unit"):
         if reference.value is None:
             raise ValueError("reference has no value")
         return _target(float(reference.value), reference.unit or "")
-    if isinstance(reference, tuple) and len(reference) == 2:
-        return _target(float(reference[0]), reference[1] or "")
-    raise TypeError(f"reference must be a string, a Reference or (value, unit), got {type(reference).__name__}")
+    raise TypeError(f"reference must be a string, (value, unit) or have value and unit, got {type(reference).__name__}")
 
 
 def check_band(band: float) -> float:
@@ -142,7 +142,7 @@ def grade_text_answer(answer: str, target: Target, band: float) -> tuple[Reading
     return reading, judge(reading, target, band)
 
 
-def prepare(text: Any, reference: "str | Reference | tuple[float, str]", band: float,
+def prepare(text: Any, reference: Any, band: float,
             finish_reason: str | None) -> tuple[str, Target, float, dict[str, Any]]:
     """The response as bounded text, the resolved reference and band, and the detail to fill."""
     target = resolve_reference(reference)
@@ -157,7 +157,7 @@ def prepare(text: Any, reference: "str | Reference | tuple[float, str]", band: f
     return text, target, band, detail
 
 
-def grade_calculation(text: str, reference: "str | Reference | tuple[float, str]", band: float, *,
+def grade_calculation(text: str, reference: Any, band: float, *,
                       finish_reason: str | None = None) -> Grade:
     """Grade one response to a calculation item. Never raises on model text.
 

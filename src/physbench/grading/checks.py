@@ -1,4 +1,4 @@
-"""Grading a checking response (worksheet check, result check) and dispatching items by kind.
+"""Grading a checking response (worksheet check, result check): verdict, localisation, corrected value.
 
 MedPhysBench ("Grading"; "Evaluation setup", Outcomes): a correct calculation scores 1 when
 judged correct; a planted error scores 1 in a worksheet check when judged incorrect and the
@@ -9,13 +9,26 @@ calculation. Detection, false alarm, localisation and the corrected value are ke
 
 from __future__ import annotations
 
-from physbench.core.items import Item, Reference
+from dataclasses import dataclass
+from typing import Any
+
 from physbench.grading import outcomes
-from physbench.grading.calculation import grade_calculation, grade_text_answer, prepare
+from physbench.grading.calculation import grade_text_answer, prepare
 from physbench.grading.types import Grade
 from physbench.grading.verdict import CheckReading, read_verdict
 
 CHECK_KINDS = ("worksheet_check", "result_check")
+
+
+@dataclass(frozen=True)
+class CheckKey:
+    """What a check is graded against: the correct result, whether an error was planted and, for
+    worksheets, the planted error's step. Any object with these attributes will do."""
+
+    value: float | None
+    unit: str | None
+    planted: bool
+    first_error_step: int | None = None
 
 
 def _score(reading: CheckReading, planted: bool, kind: str, planted_step: int | None) -> float:
@@ -38,13 +51,13 @@ def _no_verdict_outcome(text: str, finish_reason: str | None) -> str:
     return "unparsable"
 
 
-def grade_check(text: str, reference: Reference, band: float, kind: str, *,
+def grade_check(text: str, reference: Any, band: float, kind: str, *,
                 finish_reason: str | None = None) -> Grade:
     """Grade one response to a worksheet or result check. Never raises on model text."""
     if kind not in CHECK_KINDS:
         raise ValueError(f"kind must be one of {CHECK_KINDS}, got {kind!r}")
-    if not isinstance(reference, Reference) or reference.planted is None:
-        raise ValueError("a check needs a Reference with `planted` set")
+    if getattr(reference, "planted", None) is None:
+        raise ValueError("a check needs a reference with `planted` set")
     planted = bool(reference.planted)
     if planted and kind == "worksheet_check" and reference.first_error_step is None:
         raise ValueError("a planted worksheet check needs reference.first_error_step")
@@ -85,12 +98,3 @@ def grade_check(text: str, reference: Reference, band: float, kind: str, *,
                  verdict=reading.verdict, flagged=flagged, first_error_step=reading.first_error_step,
                  localized=localized, corrected_value=corrected_value, corrected_unit=corrected_unit,
                  corrected_passed=corrected_passed, detail=detail)
-
-
-def grade_item(item: Item, text: str, finish_reason: str | None = None) -> Grade:
-    """Grade a response to any item by its kind, with the item's reference and band."""
-    if item.kind == "calculation":
-        return grade_calculation(text, item.reference, item.band, finish_reason=finish_reason)
-    if item.kind in CHECK_KINDS:
-        return grade_check(text, item.reference, item.band, item.kind, finish_reason=finish_reason)
-    raise ValueError(f"no grader for item kind {item.kind!r}")

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence, runtime_checkable
 
 if TYPE_CHECKING:
-    from physbench.core.items import Item, Message
+    from physbench.core.items import Item, Message, ToolCall
+    from physbench.core.tools import ToolSpec
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,6 +19,9 @@ class Completion:
     them; `latency` is seconds for the call that succeeded; `raw` is the provider's own record
     (a JSON-like dict, or None); `cost` is in USD when a price table was given. `extras` is the
     part of `raw` worth keeping beside the text (e.g. a `reasoning_content`), stored with the run.
+    `tool_calls` are the calls the model asked for (a malformed one carries its `error`). Usage
+    may also hold `cached_tokens` (prompt tokens served from a cache) and `reasoning_tokens`
+    (part of the completion tokens) when the endpoint reports them.
     """
 
     text: str
@@ -27,6 +31,7 @@ class Completion:
     raw: Any = None
     cost: float | None = None
     extras: Mapping[str, Any] | None = None
+    tool_calls: tuple["ToolCall", ...] = ()
 
 
 class ModelError(Exception):
@@ -47,13 +52,17 @@ class Model(Protocol):
     """What the runner needs from a model.
 
     `spec` is the string the user gave (`openai/NAME`, `local`, `oracle`...). Scripted models read
-    the `item` keyword; real models ignore it. `info()` describes the model for the run manifest
-    (never secrets).
+    the `item` keyword; real models ignore it. `tools` (ToolSpec definitions) and `tool_choice`
+    are passed only when a protocol offers tools; a model that cannot call tools says so with a
+    false `supports_tools` attribute. A model with a true `attempt_aware` attribute also gets
+    `repeat=`, one with a true `turn_aware` attribute `label=` and `call=` (the turn's name and
+    index within the attempt). `info()` describes the model for the run manifest (never secrets).
     """
 
     spec: str
 
     async def generate(self, messages: Sequence["Message"], *, item: "Item | None" = None,
+                       tools: "Sequence[ToolSpec] | None" = None, tool_choice: Any = None,
                        **params: Any) -> Completion:
         ...
 

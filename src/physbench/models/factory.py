@@ -49,7 +49,7 @@ def make_model(spec: str, suite: Any = None, options: ModelOptions | None = None
     from physbench.models import scripted
 
     if spec == "oracle":
-        return scripted.OracleModel()
+        return scripted.OracleModel(suite)
     if spec == "constant" or spec.startswith("constant:"):
         return scripted.ConstantModel(spec.partition(":")[2])
     if spec.startswith("replay:"):

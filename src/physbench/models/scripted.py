@@ -7,7 +7,6 @@ grader and the plumbing: the oracle must score 100% on every item that has a ref
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -15,68 +14,34 @@ from physbench.core.errors import UserError
 from physbench.models.base import Completion, ModelError
 
 if TYPE_CHECKING:
-    from physbench.core.items import Item, Message, Reference
+    from physbench.core.items import Item, Message
 
-CHECK_KINDS = ("worksheet_check", "result_check")
 REPLAY_MAX_BYTES = 1 << 30  # a replay file is read whole; refuse anything absurd
 
 
-def plain_number(value: float, sig: int = 6) -> str:
-    """`value` with `sig` significant figures, written without an exponent where that reads well.
-
-    Very large or small magnitudes use `\\times 10^{n}`, which the grader reads; a bare `e+04`
-    is avoided because it is not how an answer is written.
-    """
-    if value == 0 or not math.isfinite(value):
-        return "0" if value == 0 else repr(value)
-    exponent = math.floor(math.log10(abs(value)))
-    if -4 <= exponent < 15:
-        decimals = max(0, sig - 1 - exponent)
-        text = f"{value:.{decimals}f}"
-        if "." in text:
-            text = text.rstrip("0").rstrip(".")
-        return text
-    mantissa = value / 10.0**exponent
-    return f"{plain_number(mantissa, sig)} \\times 10^{{{exponent}}}"
-
-
-def quantity_text(value: float, unit: str | None) -> str:
-    """'VALUE UNIT' (just the value for a dimensionless answer)."""
-    number = plain_number(value)
-    return f"{number} {unit}".strip() if unit else number
-
-
-def oracle_answer(item: "Item") -> str | None:
-    """The response a perfect model gives to `item`, in the format the prompts ask for.
-
-    Calculation: `\\boxed{VALUE UNIT}`. Checks: a fenced JSON verdict; result checks leave out
-    `first_error_step`. None when the item has no reference to answer from.
-    """
-    ref: Reference = item.reference
-    if item.kind in CHECK_KINDS:
-        if ref.planted is None:
-            return None
-        corrected = quantity_text(ref.value, ref.unit) if ref.planted and ref.value is not None else None
-        verdict: dict[str, Any] = {"verdict": "incorrect" if ref.planted else "correct"}
-        if item.kind == "worksheet_check":
-            verdict["first_error_step"] = ref.first_error_step if ref.planted else None
-        verdict["corrected_result"] = corrected
-        return "```json\n" + json.dumps(verdict) + "\n```"
-    if ref.value is None:
-        return None
-    return f"\\boxed{{{quantity_text(ref.value, ref.unit)}}}"
-
-
 class OracleModel:
-    """Answers every item from its reference."""
+    """Answers every item from its reference, as its suite writes a perfect reply.
+
+    The suite's `oracle(item)` gives the reply; a suite whose protocols take several turns may
+    define `oracle_turn(item, label, messages)` to answer each turn (`label` names the turn).
+    """
 
     spec = "oracle"
+    turn_aware = True  # the runner passes `call=` and `label=`
 
-    async def generate(self, messages: Sequence["Message"], *, item: "Item | None" = None,
-                       **params: Any) -> Completion:
+    def __init__(self, suite: Any = None) -> None:
+        self.suite = suite
+
+    async def generate(self, messages: Sequence["Message"], *, item: "Item | None" = None, label: str = "",
+                       call: int = 0, **params: Any) -> Completion:
         if item is None:
             raise ModelError("the oracle model needs the item", retryable=False)
-        text = oracle_answer(item)
+        text = None
+        by_turn = getattr(self.suite, "oracle_turn", None)
+        if callable(by_turn):
+            text = by_turn(item, label, messages)
+        elif callable(getattr(self.suite, "oracle", None)):
+            text = self.suite.oracle(item)
         if text is None:
             raise ModelError(f"item {item.id} has no reference for the oracle to answer from",
                              retryable=False)

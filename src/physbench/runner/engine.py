@@ -38,7 +38,8 @@ class Engine:
     def __post_init__(self) -> None:
         self._sampling = {k: v for k, v in self.sampling.items() if v is not None}
         self._attempt_aware = bool(getattr(self.model, "attempt_aware", False))
-        self._same_params = self.seed is None and not self._attempt_aware
+        self._turn_aware = bool(getattr(self.model, "turn_aware", False))
+        self._same_params = self.seed is None and not self._attempt_aware and not self._turn_aware
         self._one_call = getattr(self.protocol, "one_call", False) is True  # see protocols/base.py
 
     def _params(self, item: "Item", repeat: int) -> dict[str, Any]:
@@ -50,6 +51,8 @@ class Engine:
             params["seed"] = attempt_seed(self.seed, item.id, repeat)
         if self._attempt_aware:
             params["repeat"] = repeat
+        if self._turn_aware:
+            params["label"], params["call"] = "", 0
         return params
 
     async def attempt(self, item: "Item", repeat: int) -> AttemptRecord:
@@ -58,18 +61,20 @@ class Engine:
             return await self._one_call_attempt(item, repeat)
         started = time.time()
         ledger = CallLedger(self.model, item, self._params(item, repeat), self.policy)
-        status, text, finish, turns = "error", None, None, None
+        status, text, finish, data = "error", None, None, None
         try:
             answer = await self.protocol.run(item, ledger)
-            text, finish = answer.text, answer.finish_reason
-            if len(answer.turns) > 1:
-                turns = [t.to_dict() for t in answer.turns]
+            text, finish, data = answer.text, answer.finish_reason, answer.data()
             status = "answered"
         except AttemptFailed:
             pass  # the ledger holds every error
         except Exception as exc:  # a model or protocol bug must not stop the run
             ledger.errors.append(_bug(exc))
-        return _record(item, repeat, status, started, text, finish, ledger, turns)
+        turns = [t.to_dict() for t in ledger.turns] if len(ledger.turns) > 1 or status == "error" and ledger.turns \
+            or any(t.tool_calls for t in ledger.turns) else None
+        record = _record(item, repeat, status, started, text, finish, ledger, turns)
+        record.answer = data
+        return record
 
     async def _one_call_attempt(self, item: "Item", repeat: int) -> AttemptRecord:
         """A one-call protocol's attempt, run here: the first try goes straight to the model.

@@ -212,6 +212,7 @@ def evaluate(c: EvalConfig) -> EvalResult:
         work = [(item, r) for r in range(c.repeats) for item in items if (item.id, r) not in done]
         tally = Tally(total=len(items) * c.repeats, done_before=len(items) * c.repeats - len(work))
         store.begin_session()
+        store.write_items(items)
         inline = c.grade_inline
         if inline is None and getattr(model, "max_concurrency", None) == 1:
             inline = True  # one answer at a time (the local model): nothing to gain from a second process

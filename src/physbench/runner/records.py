@@ -8,6 +8,7 @@ from typing import Any, Mapping
 
 from physbench.core.items import Item
 from physbench.grading.types import Grade
+from physbench.protocols.base import Answer
 
 GRADE_FIELDS = tuple(Grade.__dataclass_fields__)
 
@@ -46,25 +47,6 @@ def item_group(item: Item) -> str | None:
     return None
 
 
-class ItemJson:
-    """Each item's JSON for the `attempts` rows, made once per item in the process that writes them.
-
-    Made on demand rather than before the run, so that a forked grading process pays for it
-    instead of the event loop.
-    """
-
-    __slots__ = ("_texts",)
-
-    def __init__(self) -> None:
-        self._texts: dict[str, str] = {}
-
-    def __call__(self, item: Item) -> str:
-        text = self._texts.get(item.id)
-        if text is None:
-            text = self._texts[item.id] = item.to_json()
-        return text
-
-
 @dataclass(slots=True)
 class AttemptRecord:
     """Everything known about one finished attempt.
@@ -88,6 +70,7 @@ class AttemptRecord:
     errors: list[str] = field(default_factory=list)
     turns: list[dict[str, Any]] | None = None
     raw: list[Any] | None = None  # each call's provider extras (Completion.extras), when any
+    answer: dict[str, Any] | None = None  # the protocol's structured answer (Answer.data()), when any
     grade: Grade | None = None
 
     def grade_with(self, suite: Any) -> "AttemptRecord":
@@ -95,7 +78,8 @@ class AttemptRecord:
         if self.status != "answered":
             return self
         try:
-            self.grade = suite.grade(self.item, self.text or "", self.finish_reason)
+            self.grade = suite.grade(self.item, Answer.from_parts(self.text, self.finish_reason, self.turns,
+                                                                  self.answer))
             self.status = "done"
         except Exception as exc:  # the grader must not raise; if it does, keep the text and say so
             self.errors.append(f"grader raised {type(exc).__name__}: {str(exc)[:300]}")
@@ -106,26 +90,27 @@ class AttemptRecord:
         """A compact, picklable form without the item (the receiver knows the items by id)."""
         return (self.item.id, self.repeat, self.status, self.started_at, self.finished_at, self.text,
                 self.finish_reason, self.usage, self.cost, self.latency, self.model_calls, self.tries,
-                self.errors, self.turns, self.raw)
+                self.errors, self.turns, self.raw, self.answer)
 
     @classmethod
     def from_wire(cls, t: tuple[Any, ...], items: Mapping[str, Item]) -> "AttemptRecord":
         (item_id, repeat, status, started, finished, text, finish, usage, cost, latency, calls, tries,
-         errors, turns, raw) = t
+         errors, turns, raw, answer) = t
         return cls(items[item_id], repeat, status, started, finished, text, finish, usage, cost, latency, calls,
-                   tries, errors, turns, raw)
+                   tries, errors, turns, raw, answer)
 
-    def row(self, item_json: str) -> tuple[Any, ...]:
+    def row(self) -> tuple[Any, ...]:
         """The `attempts` row (see runner/store.py); only graded or failed attempts are stored."""
         if self.status not in ("done", "error"):
             raise ValueError(f"attempt of {self.item.id} is {self.status!r}, not graded")
         g = self.grade
         return (
-            self.item.id, self.repeat, self.status, self.item.kind, item_group(self.item), item_json,
+            self.item.id, self.repeat, self.status, self.item.kind, item_group(self.item),
             self.text, self.finish_reason, usage_json(self.usage), self.usage.get("prompt_tokens"),
             self.usage.get("completion_tokens"), self.cost, self.latency, self.model_calls, self.tries,
             json.dumps(self.errors) if self.errors else "[]", None if self.turns is None else json.dumps(self.turns),
             None if not self.raw else json.dumps(self.raw, default=str),
+            None if self.answer is None else json.dumps(self.answer, default=str),
             None if g is None else grade_json(g), None if g is None else g.outcome,
             None if g is None else float(g.score), None if g is None else int(bool(g.passed)),
             self.started_at, self.finished_at,

@@ -36,20 +36,48 @@ class Result:
     started_at: float
     finished_at: float
     turns: list[dict[str, Any]] | None = None
+    answer: dict[str, Any] | None = None  # the protocol's structured answer (steps, value, tool log)
 
 
-_COLUMNS = ("item_json, repeat, status, response_text, finish_reason, usage_json, cost, latency_s, "
-            "model_calls, tries, errors_json, grade_json, started_at, finished_at, turns_json")
+_COLUMNS = ("a.repeat, a.status, a.response_text, a.finish_reason, a.usage_json, a.cost, a.latency_s, "
+            "a.model_calls, a.tries, a.errors_json, a.grade_json, a.started_at, a.finished_at, a.turns_json")
+# where each attempt's item JSON is: its own table (schema 2), or each attempt row (schema 1)
+_ITEM_SOURCE = {2: ("i.item_json", "attempts a JOIN items i ON i.item_id = a.item_id"),
+                1: ("a.item_json", "attempts a")}
+_ANSWER = {2: "a.answer_json", 1: "NULL"}
 
 
-def _result(row: tuple[Any, ...]) -> Result:
+class _Items:
+    """Items decoded once per id (a run stores many attempts of each item)."""
+
+    def __init__(self) -> None:
+        self._by_text: dict[str, Item] = {}
+
+    def __call__(self, text: str) -> Item:
+        item = self._by_text.get(text)
+        if item is None:
+            item = self._by_text[text] = Item.from_dict(json.loads(text))
+        return item
+
+
+def _result(row: tuple[Any, ...], items: _Items) -> Result:
     (item_json, repeat, status, text, finish, usage, cost, latency, calls, tries, errors, grade,
-     started, finished, turns) = row
-    return Result(item=Item.from_dict(json.loads(item_json)), repeat=repeat, status=status, text=text,
+     started, finished, turns, answer) = row
+    return Result(item=items(item_json), repeat=repeat, status=status, text=text,
                   finish_reason=finish, usage=json.loads(usage), cost=cost, latency=latency, model_calls=calls,
                   tries=tries, errors=json.loads(errors),
                   grade=None if grade is None else Grade.from_dict(json.loads(grade)),
-                  started_at=started, finished_at=finished, turns=None if turns is None else json.loads(turns))
+                  started_at=started, finished_at=finished, turns=None if turns is None else json.loads(turns),
+                  answer=None if answer is None else json.loads(answer))
+
+
+def stored_version(conn: sqlite3.Connection) -> int | None:
+    """The schema version a store was written with (None for a new, empty file)."""
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    except sqlite3.OperationalError:  # no meta table: a new file
+        return None
+    return None if row is None else int(row[0])
 
 
 def read_manifest(conn: sqlite3.Connection) -> Manifest | None:
@@ -78,20 +106,28 @@ class RunReader:
             raise UserError(f"the run store in {str(run_dir)!r} has no manifest")
         self.run_dir = run_dir
         self.manifest = manifest
+        self.schema_version = stored_version(self.conn) or 1
+        if self.schema_version not in _ITEM_SOURCE:
+            self.conn.close()
+            raise UserError(f"the run store in {str(run_dir)!r} has schema {self.schema_version}, newer than this "
+                            "physbench reads: upgrade physbench")
+        item_column, source = _ITEM_SOURCE[self.schema_version]
+        self._select = f"SELECT {item_column}, {_COLUMNS}, {_ANSWER[self.schema_version]} FROM {source}"
+        self._items = _Items()
 
     def results(self) -> Iterator[Result]:
         """Every graded attempt, in the order it was stored."""
-        for row in self.conn.execute(f"SELECT {_COLUMNS} FROM attempts WHERE status = 'done' ORDER BY id"):
-            yield _result(row)
+        for row in self.conn.execute(f"{self._select} WHERE a.status = 'done' ORDER BY a.id"):
+            yield _result(row, self._items)
 
     def failures(self) -> Iterator[Result]:
         """The last error of every attempt that never got graded (what a resume would redo)."""
-        query = (f"SELECT {_COLUMNS} FROM attempts a WHERE status = 'error' AND id = "
+        query = (f"{self._select} WHERE a.status = 'error' AND a.id = "
                  "(SELECT MAX(id) FROM attempts b WHERE b.item_id = a.item_id AND b.repeat = a.repeat) "
                  "AND NOT EXISTS (SELECT 1 FROM attempts c WHERE c.item_id = a.item_id "
-                 "AND c.repeat = a.repeat AND c.status = 'done') ORDER BY id")
+                 "AND c.repeat = a.repeat AND c.status = 'done') ORDER BY a.id")
         for row in self.conn.execute(query):
-            yield _result(row)
+            yield _result(row, self._items)
 
     def count_done(self) -> int:
         return int(self.conn.execute("SELECT COUNT(*) FROM attempts WHERE status = 'done'").fetchone()[0])

@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Sequence
 
 from physbench.models.base import Completion, ModelError
+from physbench.protocols.base import Turn
 
 if TYPE_CHECKING:
     from physbench.core.items import Item, Message
+    from physbench.core.tools import ToolSpec
     from physbench.models.base import Model
 
 
@@ -50,11 +52,14 @@ class AttemptFailed(Exception):
 class CallLedger:
     """The `Ask` the runner gives a protocol: calls the model with retries and sums the accounting.
 
-    A plain class with slots: one is made per attempt, so it is kept cheap to build and to read.
+    Every answered call is also kept as a `Turn` (text, finish reason, usage, latency, tool calls,
+    the protocol's label for it), so a multi-turn attempt stores each of its turns. Keyword
+    parameters of a call override the run's sampling for that call only. A plain class with
+    slots: one is made per attempt, so it is kept cheap to build and to read.
     """
 
     __slots__ = ("model", "item", "params", "policy", "sleep", "calls", "tries", "errors", "usage", "latency",
-                 "cost", "extras")
+                 "cost", "extras", "turns", "_turn_aware")
 
     def __init__(self, model: "Model", item: "Item", params: dict[str, Any], policy: RetryPolicy,
                  sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> None:
@@ -65,18 +70,38 @@ class CallLedger:
         self.latency = 0.0
         self.cost: float | None = None
         self.extras: list[Any] = []
+        self.turns: list[Turn] = []
+        self._turn_aware = bool(getattr(model, "turn_aware", False))
 
-    async def __call__(self, messages: Sequence["Message"]) -> Completion:
+    async def __call__(self, messages: Sequence["Message"], *, tools: Sequence["ToolSpec"] | None = None,
+                       tool_choice: Any = None, label: str = "", **overrides: Any) -> Completion:
+        params = self._call_params(tools, tool_choice, label, overrides)
         self.calls += 1
         self.tries += 1
         try:
-            completion = await self.model.generate(messages, item=self.item, **self.params)
+            completion = await self.model.generate(messages, item=self.item, **params)
         except ModelError as exc:
-            completion = await self.retry(messages, exc)
+            completion = await self.retry(messages, exc, params)
         self.account(completion)
+        self.turns.append(Turn(completion.text, completion.finish_reason, dict(completion.usage), completion.latency,
+                               label, tuple(c.to_dict() for c in completion.tool_calls)))
         return completion
 
-    async def retry(self, messages: Sequence["Message"], failure: ModelError) -> Completion:
+    def _call_params(self, tools: Any, tool_choice: Any, label: str, overrides: dict[str, Any]) -> dict[str, Any]:
+        """The keyword parameters of one model call: the run's, this call's overrides, tools, turn."""
+        if not (tools or tool_choice is not None or overrides or self._turn_aware):
+            return self.params
+        params = {**self.params, **{k: v for k, v in overrides.items() if v is not None}}
+        if tools:
+            params["tools"] = tools
+            if tool_choice is not None:
+                params["tool_choice"] = tool_choice
+        if self._turn_aware:
+            params["label"], params["call"] = label, self.calls
+        return params
+
+    async def retry(self, messages: Sequence["Message"], failure: ModelError,
+                    params: dict[str, Any] | None = None) -> Completion:
         """The rest of a call whose latest try failed: wait, try again, until an answer or the policy says stop.
 
         Every failure is recorded; AttemptFailed (with all of them) when a failure is permanent or
@@ -91,7 +116,7 @@ class CallLedger:
             await self.sleep(self.policy.delay(failures, failure.retry_after))
             self.tries += 1
             try:
-                return await self.model.generate(messages, item=self.item, **self.params)
+                return await self.model.generate(messages, item=self.item, **(self.params if params is None else params))
             except ModelError as exc:
                 failure = exc
 

@@ -18,7 +18,7 @@ import pickle
 import signal
 from typing import TYPE_CHECKING, Any, Mapping, Protocol
 
-from physbench.runner.records import AttemptRecord, ItemJson
+from physbench.runner.records import AttemptRecord
 from physbench.runner.store import RowWriter
 
 if TYPE_CHECKING:
@@ -78,7 +78,6 @@ def _child(conn: Any, runner_end: Any, suite: Any, run_dir: Any, items: Mapping[
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     runner_end.close()  # our copy of the sending end: without closing it we would never see EOF
     writer = RowWriter(run_dir)
-    item_json = ItemJson()
     try:
         while True:
             try:
@@ -90,7 +89,7 @@ def _child(conn: Any, runner_end: Any, suite: Any, run_dir: Any, items: Mapping[
             rows = []
             for wire in decode_batch(data):
                 attempt = AttemptRecord.from_wire(wire, items).grade_with(suite)
-                rows.append(attempt.row(item_json(attempt.item)))
+                rows.append(attempt.row())
             writer.write(rows)
     finally:
         writer.close()

@@ -1,17 +1,23 @@
 """The run store: one SQLite file (WAL) per run directory, written as attempts finish.
 
-Schema (version 1), documented here because reports and viewers read it directly:
+Schema (version 2), documented here because reports and viewers read it directly:
 - `runs`: one manifest row (suite, split, protocol, model spec and info, base URL, sampling
   parameters, repeats, item count, item-set hash, package version, git revision, start time).
+- `items`: each item's JSON, once per item (written when a session starts).
 - `attempts`: one row per finished attempt of (item, repeat): status `done` (a response, graded)
-  or `error` (no usable response after retries). Each row holds the item JSON, response text,
-  finish reason, usage (JSON plus token columns), cost, latency, model calls and tries, the
-  errors met on the way, the protocol's turns (multi-turn protocols only), what the provider
-  sent beside the text (`raw_json`: e.g. reasoning_content, only when present), and for `done`
-  rows the grade JSON with its outcome, score and pass flag. A unique index allows one `done`
-  row per (item, repeat): an attempt is graded exactly once. Error rows are kept when the
+  or `error` (no usable response after retries). Each row holds the response text, finish
+  reason, usage (JSON plus token columns), cost, latency, model calls and tries, the errors met
+  on the way, the protocol's turns (multi-turn protocols only), what the provider sent beside the
+  text (`raw_json`: e.g. reasoning_content, only when present), the protocol's structured answer
+  (`answer_json`: per-step answers, a program's value, the tool log; only when present), and for
+  `done` rows the grade JSON with its outcome, score and pass flag. A unique index allows one
+  `done` row per (item, repeat): an attempt is graded exactly once. Error rows are kept when the
   attempt later succeeds, so nothing is lost.
-- `sessions`: each invocation of the runner on this store, with how it ended.
+- `sessions`: each invocation of the runner on this store, with how it ended; a session left
+  `running` by a killed process is marked `killed` when the store is next opened for writing.
+
+Version 1 stores (before items had their own table) held the item JSON in every attempt row;
+they are still read (reports, viewer), but not resumed: a new run directory is needed.
 
 Reading: `open_run(run_dir)` (runner/results.py) gives the manifest, `results()` and `failures()`.
 """
@@ -23,16 +29,19 @@ import fcntl
 import sqlite3
 import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from physbench.core.errors import UserError
 from physbench.runner.manifest import Manifest
-from physbench.runner.records import AttemptRecord, ItemJson
-from physbench.runner.results import STORE_NAME, Result, RunReader, open_run, read_manifest
+from physbench.runner.records import AttemptRecord
+from physbench.runner.results import STORE_NAME, Result, RunReader, open_run, read_manifest, stored_version
+
+if TYPE_CHECKING:
+    from physbench.core.items import Item
 
 __all__ = ["STORE_NAME", "Result", "RowWriter", "RunReader", "RunStore", "SCHEMA_VERSION", "open_run"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 LOCK_WAIT_S = 10.0  # a killed run's grading process may still be committing its last rows
 
 SCHEMA = """
@@ -43,15 +52,16 @@ CREATE TABLE IF NOT EXISTS runs (
     repeats INTEGER NOT NULL, n_items INTEGER NOT NULL, item_set_hash TEXT NOT NULL,
     package_version TEXT NOT NULL, git_revision TEXT, started_at TEXT NOT NULL, options_json TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS items (item_id TEXT PRIMARY KEY, item_json TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS attempts (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     item_id TEXT NOT NULL, repeat INTEGER NOT NULL,
     status TEXT NOT NULL CHECK (status IN ('done', 'error')),
-    kind TEXT, item_group TEXT, item_json TEXT NOT NULL,
+    kind TEXT, item_group TEXT,
     response_text TEXT, finish_reason TEXT, usage_json TEXT NOT NULL,
     prompt_tokens INTEGER, completion_tokens INTEGER, cost REAL,
     latency_s REAL, model_calls INTEGER NOT NULL, tries INTEGER NOT NULL, errors_json TEXT NOT NULL,
-    turns_json TEXT, raw_json TEXT,
+    turns_json TEXT, raw_json TEXT, answer_json TEXT,
     grade_json TEXT, outcome TEXT, score REAL, passed INTEGER,
     started_at REAL NOT NULL, finished_at REAL NOT NULL
 );
@@ -62,9 +72,9 @@ CREATE TABLE IF NOT EXISTS sessions (
 );
 """
 
-_INSERT = """INSERT OR IGNORE INTO attempts (item_id, repeat, status, kind, item_group, item_json, response_text,
+_INSERT = """INSERT OR IGNORE INTO attempts (item_id, repeat, status, kind, item_group, response_text,
     finish_reason, usage_json, prompt_tokens, completion_tokens, cost, latency_s, model_calls, tries,
-    errors_json, turns_json, raw_json, grade_json, outcome, score, passed, started_at, finished_at)
+    errors_json, turns_json, raw_json, answer_json, grade_json, outcome, score, passed, started_at, finished_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
 
 
@@ -136,15 +146,22 @@ class RunStore:
         try:
             conn = _connect(run_dir / STORE_NAME)
             conn.execute("PRAGMA journal_mode = WAL")
+            version = stored_version(conn)
+            if version is not None and version != SCHEMA_VERSION:
+                conn.close()
+                self._unlock()
+                raise UserError(f"the run store in {str(run_dir)!r} has schema {version} (this physbench writes "
+                                f"{SCHEMA_VERSION}): `physbench report` still reads it; to run again, use a new --run-dir")
             conn.executescript(SCHEMA)
             conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+            # we hold the lock, so a session still marked running was ended by a kill
+            conn.execute("UPDATE sessions SET status = 'killed' WHERE status = 'running'")
             conn.close()
         except sqlite3.DatabaseError as exc:
             self._unlock()
             raise UserError(f"cannot use the run store in {str(run_dir)!r}: {exc}") from None
         self.writer: RowWriter | None = RowWriter(run_dir)
         self.session_id: int | None = None
-        self.item_json = ItemJson()
         self._pending: list[AttemptRecord] = []
         self._flush_scheduled = False
         self._failure: Exception | None = None
@@ -172,6 +189,15 @@ class RunStore:
         row = manifest.to_row()
         self.conn.execute(f"INSERT INTO runs ({', '.join(row)}) VALUES ({', '.join('?' for _ in row)})",
                           tuple(row.values()))
+
+    def write_items(self, items: Sequence["Item"]) -> None:
+        """Store each item's JSON once (items already stored are left as they are)."""
+        stored = {i for (i,) in self.conn.execute("SELECT item_id FROM items")}
+        rows = [(item.id, item.to_json()) for item in items if item.id not in stored]
+        if rows:
+            self.conn.execute("BEGIN IMMEDIATE")
+            self.conn.executemany("INSERT OR IGNORE INTO items VALUES (?, ?)", rows)
+            self.conn.execute("COMMIT")
 
     def done_keys(self) -> set[tuple[str, int]]:
         """(item id, repeat) of every graded attempt: these are skipped on resume."""
@@ -221,7 +247,7 @@ class RunStore:
         pending, self._pending = self._pending, []
         if self.writer is None:
             raise RuntimeError("the run store is detached")
-        self.writer.write([a.row(self.item_json(a.item)) for a in pending])
+        self.writer.write([a.row() for a in pending])
 
     @property
     def written(self) -> int:

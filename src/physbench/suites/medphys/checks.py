@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from physbench.core.items import Item, Message, Reference
+from physbench.core.items import Item, Message
 from physbench.suites.medphys.base import Generator, params_to_dict
 from physbench.suites.medphys.items import SUITE_NAME, base_meta, item_id
+from physbench.suites.medphys.reference import MedphysReference
 from physbench.suites.medphys.planting import Planted, Worksheet, layout_variant, planted_sheet, sig_text, write_sheet
 from physbench.suites.medphys.text import SYSTEM_CHECK
 
@@ -96,10 +97,10 @@ def check_items(gen: Generator, level: int, seed: int, p: Any, planted: Planted 
             suite=SUITE_NAME,
             kind=kind,
             messages=(Message("system", SYSTEM_CHECK), Message("user", text)),
-            reference=Reference(value=reference_value, unit=spec.unit(p), planted=planted is not None,
-                                first_error_step=planted.step if planted and kind == "worksheet_check" else None,
-                                shown_value=shown),
-            band=gen.band,
+            reference=MedphysReference(
+                value=reference_value, unit=spec.unit(p), band=gen.band, planted=planted is not None,
+                first_error_step=planted.step if planted and kind == "worksheet_check" else None,
+                shown_value=shown).to_dict(),
             params=params,
             meta=meta,
         ))

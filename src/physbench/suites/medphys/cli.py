@@ -80,9 +80,11 @@ def show_item(
     item = build_item(generator, level, seed, kind)
     data = item.to_dict()
     data.update({"generator": item.meta["generator"], "level": item.meta["level"], "seed": item.meta["seed"]})
-    ref = item.reference
+    from physbench.suites.medphys.reference import reference_of
+
+    ref = reference_of(item)
     text = "\n\n".join([f"# {item.id}", *(f"[{m.role}]\n{m.content}" for m in item.messages),
-                        f"[reference] {ref.value:.6g} {ref.unit or ''}  (band {item.band * 100:g}%)"
+                        f"[reference] {ref.value:.6g} {ref.unit or ''}  (band {ref.band * 100:g}%)"
                         + (f"; planted: {item.meta['planted']}" if item.kind != "calculation" else "")])
     emit(data, as_json, text)
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from physbench.core.items import Item, Message, Reference
+from physbench.core.items import Item, Message
 from physbench.suites.medphys.base import Generator, draw, params_to_dict
 from physbench.suites.medphys.generators import get_generator
+from physbench.suites.medphys.reference import MedphysReference
 from physbench.suites.medphys.text import SYSTEM_CALCULATION
 
 SUITE_NAME = "medphys"
@@ -44,8 +45,7 @@ def calculation_item(generator: str, level: int, seed: int, *, public: bool = Tr
         suite=SUITE_NAME,
         kind="calculation",
         messages=(Message("system", SYSTEM_CALCULATION), Message("user", spec.prompt(p))),
-        reference=Reference(value=spec.solve(p), unit=spec.unit(p)),
-        band=gen.band,
+        reference=MedphysReference(value=spec.solve(p), unit=spec.unit(p), band=gen.band).to_dict(),
         params=params_to_dict(p),
         meta=meta,
     )

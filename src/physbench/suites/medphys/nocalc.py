@@ -8,6 +8,7 @@ from functools import cache
 from physbench.core.items import Item
 from physbench.suites.medphys.base import draw
 from physbench.suites.medphys.generators import get_generator
+from physbench.suites.medphys.reference import reference_of
 from physbench.suites.medphys.scripted import MedphysScripted
 
 BASELINE_SEEDS = range(20_000, 22_000)
@@ -33,5 +34,5 @@ class NocalcModel(MedphysScripted):
 
     def check(self, item: Item) -> tuple[bool, float | None]:
         low, _, high = reference_range(item.meta["generator"], int(item.meta["level"]))
-        shown = item.reference.shown_value
+        shown = reference_of(item).shown_value
         return shown is None or not low <= shown <= high, None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import Any, Sequence
 
 from physbench.core.errors import UserError
@@ -10,6 +11,55 @@ from physbench.core.items import Item, Message
 from physbench.models.base import Completion
 from physbench.suites.medphys.base import params_from_dict
 from physbench.suites.medphys.generators import available_generators, get_generator
+from physbench.suites.medphys.reference import reference_of
+
+CHECK_KINDS = ("worksheet_check", "result_check")
+
+
+def plain_number(value: float, sig: int = 6) -> str:
+    """`value` with `sig` significant figures, written without an exponent where that reads well.
+
+    Very large or small magnitudes use `\\times 10^{n}`, which the grader reads; a bare `e+04`
+    is avoided because it is not how an answer is written.
+    """
+    if value == 0 or not math.isfinite(value):
+        return "0" if value == 0 else repr(value)
+    exponent = math.floor(math.log10(abs(value)))
+    if -4 <= exponent < 15:
+        decimals = max(0, sig - 1 - exponent)
+        text = f"{value:.{decimals}f}"
+        if "." in text:
+            text = text.rstrip("0").rstrip(".")
+        return text
+    mantissa = value / 10.0**exponent
+    return f"{plain_number(mantissa, sig)} \\times 10^{{{exponent}}}"
+
+
+def quantity_text(value: float, unit: str | None) -> str:
+    """'VALUE UNIT' (just the value for a dimensionless answer)."""
+    number = plain_number(value)
+    return f"{number} {unit}".strip() if unit else number
+
+
+def oracle_answer(item: "Item") -> str | None:
+    """The response a perfect model gives to `item`, in the format the prompts ask for.
+
+    Calculation: `\\boxed{VALUE UNIT}`. Checks: a fenced JSON verdict; result checks leave out
+    `first_error_step`. None when the item has no reference to answer from.
+    """
+    ref = reference_of(item)
+    if item.kind in CHECK_KINDS:
+        if ref.planted is None:
+            return None
+        corrected = quantity_text(ref.value, ref.unit) if ref.planted and ref.value is not None else None
+        verdict: dict[str, Any] = {"verdict": "incorrect" if ref.planted else "correct"}
+        if item.kind == "worksheet_check":
+            verdict["first_error_step"] = ref.first_error_step if ref.planted else None
+        verdict["corrected_result"] = corrected
+        return "```json\n" + json.dumps(verdict) + "\n```"
+    if ref.value is None:
+        return None
+    return f"\\boxed{{{quantity_text(ref.value, ref.unit)}}}"
 
 
 def boxed(value: float, unit: str) -> str:
@@ -25,7 +75,7 @@ def own_answer(item: Item, mode: str | None, generator: str | None = None) -> fl
         for m in gen.modes_at(level):
             if m.name == mode:
                 return m.answer(level, params_from_dict(gen.level(level).params, item.params))
-    return float(item.reference.value)  # type: ignore[arg-type]
+    return float(reference_of(item).value)  # type: ignore[arg-type]
 
 
 class MedphysScripted:
@@ -49,7 +99,7 @@ class MedphysScripted:
     async def generate(self, messages: Sequence[Message], *, item: Item | None = None, **params: Any) -> Completion:
         if item is None or item.suite != "medphys":
             return Completion(text="", finish_reason="stop")
-        unit = item.reference.unit or ""
+        unit = reference_of(item).unit or ""
         if item.kind == "calculation":
             return Completion(text=f"Answer: {boxed(self.calculation(item), unit)}", finish_reason="stop")
         flagged, corrected = self.check(item)
@@ -82,5 +132,5 @@ class ModeModel(MedphysScripted):
 
     def check(self, item: Item) -> tuple[bool, float | None]:
         value = self.calculation(item)
-        shown = item.reference.shown_value
-        return shown is None or abs(shown - value) > item.band * abs(value), value
+        ref = reference_of(item)
+        return ref.shown_value is None or abs(ref.shown_value - value) > ref.band * abs(value), value

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable
 
+from physbench.suites.medphys.grade import grade_item
+
 if TYPE_CHECKING:
     from physbench.core.items import Item
     from physbench.grading.types import Grade
     from physbench.models.base import Model
+    from physbench.protocols.base import Answer
 
 
 def stratified(items: list["Item"], limit: int) -> list["Item"]:
@@ -37,10 +40,14 @@ class MedphysSuite:
         items = split_items(split, key=key, **options)
         return items if limit is None else stratified(items, limit)
 
-    def grade(self, item: "Item", text: str, finish_reason: str | None = None) -> "Grade":
-        from physbench.grading import grade_item
+    def grade(self, item: "Item", answer: "Answer") -> "Grade":
+        return grade_item(item, answer.text, answer.finish_reason)
 
-        return grade_item(item, text, finish_reason)
+    def oracle(self, item: "Item") -> str | None:
+        """The reply of a perfect model: the reference answer in the format the prompts ask for."""
+        from physbench.suites.medphys.scripted import oracle_answer
+
+        return oracle_answer(item)
 
     def make_model(self, spec: str) -> "Model | None":
         """`mode:NAME` (or `mode:GEN/NAME`): the named error mode where it applies; `nocalc`: the

@@ -12,6 +12,7 @@ from typing import Any
 from physbench.core.items import Item
 from physbench.grading import grade_calculation
 from physbench.suites.medphys.base import Generator, draw
+from physbench.suites.medphys.reference import reference_of
 
 # an equivalent spelling of each answer unit and the factor from the unit to it
 EQUIVALENT: dict[str, tuple[str, float]] = {
@@ -34,7 +35,8 @@ def boxed(value: float, unit: str) -> str:
 
 def item_controls(item: Item) -> dict[str, bool | None]:
     """Which controls one calculation item passes (None: the control does not apply to its unit)."""
-    value, unit, band = float(item.reference.value), item.reference.unit or "", item.band  # type: ignore[arg-type]
+    ref = reference_of(item)
+    value, unit, band = float(ref.value), ref.unit or "", ref.band  # type: ignore[arg-type]
     ref = (value, unit)
 
     def passes(text: str) -> bool:

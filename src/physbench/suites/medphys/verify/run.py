@@ -13,6 +13,7 @@ from physbench.suites.medphys.items import calculation_item
 from physbench.suites.medphys.verify.bands import derive_band
 from physbench.suites.medphys.verify.controls import constant_answer, item_controls
 from physbench.suites.medphys.verify.detect import detectability
+from physbench.suites.medphys.reference import reference_of
 
 AGREEMENT_BOUND = 1e-6
 
@@ -55,7 +56,7 @@ def verify_cell(generator: str, level: int, draws: int) -> dict[str, Any]:
                 if len(out["prompt_defects"]) < 5:
                     out["prompt_defects"].append({"seed": seed, "defect": f"{type(exc).__name__}: {exc}"})
             else:
-                ref_value, ref_unit = float(item.reference.value), item.reference.unit or ""  # type: ignore[arg-type]
+                ref_value, ref_unit = float(reference_of(item).value), reference_of(item).unit or ""  # type: ignore[arg-type]
                 converted = convert(value, unit, ref_unit)
                 diff = abs(converted / ref_value - 1.0) if converted is not None else float("inf")
                 out["max_rel_diff"] = max(out["max_rel_diff"], diff)
@@ -74,7 +75,7 @@ def verify_cell(generator: str, level: int, draws: int) -> dict[str, Any]:
 
 def _public_tg43_l3(seed: int) -> tuple[str, float]:
     item = calculation_item("tg43", 3, seed)
-    return item.user, float(item.reference.value)  # type: ignore[arg-type]
+    return item.user, float(reference_of(item).value)  # type: ignore[arg-type]
 
 
 def tg43_distance_rounding(n: int) -> dict[str, Any] | None:

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any, Sequence
 import numpy as np
 
 from physbench.report.generic import passed, value_in_reference_unit, within
-from physbench.report.medphys import generator_of, level_of, of_kind
+from physbench.suites.medphys.report.analyses import generator_of, level_of, of_kind
+from physbench.suites.medphys.reference import reference_of
 
 if TYPE_CHECKING:
     from physbench.core.items import Item
@@ -54,7 +55,7 @@ class ModeAnswers:
         """The modes whose answer `value` lies within the item's band of, closest first."""
         if value is None or not math.isfinite(value):
             return []
-        hits = [m for m in self.of(item) if within(value, m.value, item.band)]
+        hits = [m for m in self.of(item) if within(value, m.value, reference_of(item).band)]
         return sorted(hits, key=lambda m: abs(value - m.value) / abs(m.value) if m.value else math.inf)
 
 
@@ -63,7 +64,7 @@ def _mode_answers(item: "Item") -> tuple[ModeAnswer, ...]:
     from physbench.suites.medphys.base import params_from_dict
     from physbench.suites.medphys.generators import get_generator
 
-    level, reference = level_of(item), item.reference.value
+    level, reference = level_of(item), reference_of(item).value
     if item.kind != "calculation" or level is None or not isinstance(reference, (int, float)):
         return ()
     try:
@@ -77,13 +78,13 @@ def _mode_answers(item: "Item") -> tuple[ModeAnswer, ...]:
             value = float(mode.answer(level, params))
         except Exception:  # a mode that does not apply to these params
             continue
-        if math.isfinite(value) and not within(value, float(reference), item.band):
+        if math.isfinite(value) and not within(value, float(reference), reference_of(item).band):
             out.append(ModeAnswer(gen.name, mode.name, mode.description, value))
     return tuple(out)
 
 
 def _ratio(r: "Result") -> float | None:
-    value, ref = value_in_reference_unit(r), r.item.reference.value
+    value, ref = value_in_reference_unit(r), reference_of(r.item).value
     if value is None or not isinstance(ref, (int, float)) or ref == 0:
         return None
     return value / float(ref)
@@ -91,7 +92,7 @@ def _ratio(r: "Result") -> float | None:
 
 def _matches_elsewhere(ratio: float, others: Sequence["Result"], answers: ModeAnswers) -> np.ndarray:
     """For each other item: does the ratio applied to its reference match one of its modes?"""
-    return np.array([bool(answers.matches(o.item, ratio * float(o.item.reference.value))) for o in others],
+    return np.array([bool(answers.matches(o.item, ratio * float(reference_of(o.item).value))) for o in others],
                     dtype=bool)
 
 
@@ -119,7 +120,7 @@ def attribution_for(run: "RunData", answers: ModeAnswers, *, draws: int = NULL_D
         if ratio is None:
             continue  # no numeric answer: attributed neither observed nor under the null
         others = [o for o in cells[(generator_of(r.item), level_of(r.item))]
-                  if o.item.id != r.item.id and isinstance(o.item.reference.value, (int, float))]
+                  if o.item.id != r.item.id and isinstance(reference_of(o.item).value, (int, float))]
         if not others:
             fixed += bool(hits)  # nothing to permute with: counts the same under the null
             continue

@@ -11,9 +11,10 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from physbench.report.generic import CHECK_KINDS, finite_or_none, flagged, passed
+from physbench.report.generic import finite_or_none, flagged, passed
 from physbench.report.summary import accuracy_cell
 from physbench.stats import exact_proportion, real_alarms, youden
+from physbench.suites.medphys.reference import reference_of
 
 if TYPE_CHECKING:
     from physbench.core.items import Item
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from physbench.runner.results import Result
 
 SUITE = "medphys"
+CHECK_KINDS = ("worksheet_check", "result_check")
 PREVALENCE = 0.01  # the hypothetical share of wrong calculations reaching a check (Section F, Table 21)
 FORMATS = {"worksheet_check": "worksheet", "result_check": "result"}
 ERROR_KINDS = ("omitted factor", "formula", "unit", "arithmetic")  # Table 19
@@ -67,7 +69,7 @@ def level_of(item: "Item") -> int | None:
 
 
 def is_planted(item: "Item") -> bool:
-    return bool(item.reference.planted)
+    return bool(reference_of(item).planted)
 
 
 def planted_meta(item: "Item") -> Mapping[str, Any]:
@@ -99,10 +101,6 @@ def size_bin(item: "Item") -> str | None:
 
 def of_kind(run: "RunData", kind: str) -> dict[str, "Result"]:
     return {k: r for k, r in run.responses().items() if r.item.kind == kind}
-
-
-def medphys_models(models: Sequence["RunData"]) -> list["RunData"]:
-    return [m for m in models if m.suite == SUITE]
 
 
 # --- estimates as JSON ------------------------------------------------------------------------

@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from physbench.grading import convert
 from physbench.report.generic import finite_or_none, flagged, passed, value_in_reference_unit, within
-from physbench.report.medphys import draw_key, generator_of, is_planted, level_of, of_kind
+from physbench.suites.medphys.report.analyses import draw_key, generator_of, is_planted, level_of, of_kind
 from physbench.stats import cohen_kappa, stratified_exact_test
+from physbench.suites.medphys.reference import reference_of
 
 if TYPE_CHECKING:
     from physbench.report.loading import RunData
@@ -35,7 +36,7 @@ def proposed_value(r: "Result") -> float | None:
     unit = g.corrected_unit or ""
     if len(unit) > MAX_UNIT_TEXT:
         return None
-    value = convert(g.corrected_value, unit, r.item.reference.unit or "")
+    value = convert(g.corrected_value, unit, reference_of(r.item).unit or "")
     return value if value is not None and math.isfinite(value) else None
 
 
@@ -59,15 +60,15 @@ def comparator_for(run: "RunData") -> dict[str, Any] | None:
     own_k = own_n = wrong_k = 0
     for check, calc in matched:
         own = value_in_reference_unit(calc)
-        shown = check.item.reference.shown_value
-        comp = own is None or shown is None or not within(float(shown), own, check.item.band)
+        shown = reference_of(check.item).shown_value
+        comp = own is None or shown is None or not within(float(shown), own, reference_of(check.item).band)
         comp_flags.append(comp)
         model_flags.append(flagged(check))
         if flagged(check):
             proposal = proposed_value(check)
             if proposal is not None and own is not None:
                 own_n += 1
-                own_k += within(proposal, own, check.item.band)
+                own_k += within(proposal, own, reference_of(check.item).band)
             wrong_k += check.grade is not None and check.grade.corrected_passed is False
     n = len(matched)
     false_alarms = sum(model_flags)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Sequence
 
 from physbench.report.generic import flagged
-from physbench.report.medphys import diff_json, generator_of, is_planted, of_kind, pair_key, planted_meta, proportion
+from physbench.suites.medphys.report.analyses import diff_json, generator_of, is_planted, of_kind, pair_key, planted_meta, proportion
 from physbench.stats import PairedCounts, delta_youden, holm, mcnemar_exact, youden
 
 if TYPE_CHECKING:

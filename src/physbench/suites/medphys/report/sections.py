@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from physbench.report.medphys import ERROR_KINDS, SIZE_BINS
+from physbench.suites.medphys.report.analyses import ERROR_KINDS, SIZE_BINS
 from physbench.report.tables import (
     DASH, Section, Table, diff, estimate, frac, frac_of, money, number, pct, pct_ci, pct_n, pvalue,
 )
