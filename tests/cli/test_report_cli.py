@@ -66,12 +66,12 @@ def test_out_dir_also_writes_a_self_contained_html_page_and_notes_sections_witho
     page = (out_dir / "report.html").read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and "<script" not in page and "<link" not in page
     assert "http://" not in page and "https://" not in page
-    # the fixture suite is not medphys: those analyses are left out with a note, the generic ones stay
-    assert "no medphys runs among those given" in page
-    assert "Pairwise comparisons of calculation accuracy" in page and "<td>oracle</td>" in page
+    # the fixture suite registers no report of its own: the generic sections only, over every kind
+    assert "Scores" not in page and "Calculation accuracy" not in page
+    assert "Pairwise comparisons of accuracy" in page and "<td>oracle</td>" in page
     doc = json.loads((out_dir / "report.json").read_text())
-    assert doc["analyses"]["medphys"] is None and "medphys" in doc["notes"]
-    assert doc["analyses"]["pairwise"]["pairs"][0]["n"] == 8  # the fixture's eight calculation items
+    assert "medphys" not in doc["analyses"] and doc["analyses"]["pairwise"]["kind"] == "all"
+    assert doc["analyses"]["pairwise"]["pairs"][0]["n"] == 12  # the fixture's eight calculations and four checks
     html_only = tmp_path / "page.html"
     assert cli("report", str(runs[0]), "--out", str(html_only)).returncode == 0
     assert html_only.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")

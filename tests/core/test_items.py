@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from physbench.core import CANARY, Item, Message, Reference
+from physbench.core import CANARY, Item, Message
 from physbench.core.hashing import canonical_json, item_set_hash, params_hash
 
 
@@ -12,7 +12,7 @@ def _item(**kw):
     base = dict(
         id="fixture.a.1", suite="fixture", kind="calculation",
         messages=(Message("system", "s"), Message("user", "u")),
-        reference=Reference(1.5, "Gy"), band=0.01, params={"x": [1, 2], "t": {"a": 1.25}},
+        reference={"value": 1.5, "unit": "Gy", "band": 0.01}, params={"x": [1, 2], "t": {"a": 1.25}},
     )
     base.update(kw)
     return Item(**base)

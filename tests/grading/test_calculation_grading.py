@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from physbench.core.items import Reference
+from physbench.grading import CheckKey
 from physbench.grading import OUTCOMES, grade_calculation
 
 WORKING = "Working through the protocol step by step. " * 12 + "\n"  # > 400 characters
@@ -118,7 +118,7 @@ def test_a_zero_reference_uses_the_band_as_an_absolute_tolerance():
 
 def test_reference_forms_are_equivalent():
     text = WORKING + r"\boxed{1.018 cGy/MU}"
-    for ref in ["1.018 cGy/MU", Reference(value=1.018, unit="cGy/MU"), (1.018, "cGy/MU")]:
+    for ref in ["1.018 cGy/MU", CheckKey(value=1.018, unit="cGy/MU"), (1.018, "cGy/MU")]:
         assert grade_calculation(text, ref, 0.005).passed
 
 
@@ -128,7 +128,7 @@ def test_bad_reference_or_band_is_a_programming_error():
     with pytest.raises(ValueError):
         grade_calculation("x", "1.0 cGy", -0.1)
     with pytest.raises(ValueError):
-        grade_calculation("x", Reference(value=None, unit="cGy"), 0.01)
+        grade_calculation("x", CheckKey(value=None, unit="cGy"), 0.01)
 
 
 # --- outcome classes ----------------------------------------------------------------------------
@@ -175,7 +175,7 @@ def test_non_string_text_is_graded_not_raised():
 
 
 def test_dimensionless_reference_can_be_written_several_ways():
-    for ref in [(0.95, ""), (0.95, "dimensionless"), Reference(value=0.95, unit=None), "0.95"]:
+    for ref in [(0.95, ""), (0.95, "dimensionless"), CheckKey(value=0.95, unit=None), "0.95"]:
         assert grade_calculation(WORKING + r"\boxed{0.95}", ref, 0.005).passed
         assert grade_calculation(WORKING + r"\boxed{95\%}", ref, 0.005).passed
 

@@ -5,12 +5,13 @@ import json
 
 import pytest
 
-from physbench.core.items import Item, Message, Reference
-from physbench.grading import OUTCOMES, grade_check, grade_item
+from physbench.core.items import Item, Message
+from physbench.grading import OUTCOMES, CheckKey, grade_check
+from physbench.suites.medphys.grade import grade_item
 from physbench.grading.verdict import read_verdict, step_number, verdict_word
 
-PLANTED = Reference(value=317.0, unit="MU", planted=True, first_error_step=4)
-CLEAN = Reference(value=317.0, unit="MU", planted=False)
+PLANTED = CheckKey(value=317.0, unit="MU", planted=True, first_error_step=4)
+CLEAN = CheckKey(value=317.0, unit="MU", planted=False)
 LONG = "I checked every step of the worksheet against the protocol. " * 8 + "\n"
 
 
@@ -150,20 +151,22 @@ def test_check_grades_are_json_and_known_outcomes():
 
 def test_a_check_needs_a_planted_flag_and_a_known_kind():
     with pytest.raises(ValueError):
-        grade_check("x", Reference(value=1.0, unit="Gy"), 0.01, "result_check")
+        grade_check("x", CheckKey(value=1.0, unit="Gy"), 0.01, "result_check")
     with pytest.raises(ValueError):
         grade_check("x", CLEAN, 0.01, "calculation")
     with pytest.raises(ValueError):
-        grade_check("x", Reference(value=1.0, unit="Gy", planted=True), 0.01, "worksheet_check")
+        grade_check("x", CheckKey(value=1.0, unit="Gy", planted=True), 0.01, "worksheet_check")
 
 
 def _item(kind, reference, band=0.01):
-    return Item(id=f"t-{kind}", suite="test", kind=kind, messages=(Message("user", "q"),),
-                reference=reference, band=band)
+    ref = {"value": reference.value, "unit": reference.unit, "band": band}
+    if reference.planted is not None:
+        ref.update(planted=reference.planted, first_error_step=reference.first_error_step)
+    return Item(id=f"t-{kind}", suite="medphys", kind=kind, messages=(Message("user", "q"),), reference=ref)
 
 
 def test_grade_item_dispatches_on_kind_with_the_items_band():
-    calc = _item("calculation", Reference(value=1.018, unit="cGy/MU"), band=0.005)
+    calc = _item("calculation", CheckKey(value=1.018, unit="cGy/MU"), band=0.005)
     assert grade_item(calc, r"\boxed{1.02 cGy/MU}").passed          # 0.2% off, inside 0.5%
     assert not grade_item(calc, r"\boxed{1.03 cGy/MU}").passed      # 1.2% off
     ws = _item("worksheet_check", PLANTED)
@@ -178,10 +181,9 @@ def test_grade_item_dispatches_on_kind_with_the_items_band():
 def test_an_echoed_schema_with_its_choices_left_open_is_not_a_verdict():
     """A response that only repeats the prompt's schema ("correct" or "incorrect") states no verdict;
     a real verdict before the echo is still read."""
-    from physbench.core import Reference
     from physbench.grading import grade_check
 
-    ref = Reference(1.0, "cGy/MU", planted=False, first_error_step=None, shown_value=1.0)
+    ref = CheckKey(1.0, "cGy/MU", planted=False, first_error_step=None)
     echo = 'Answer with {"verdict": "correct" or "incorrect", "first_error_step": an integer or null}'
     assert grade_check(echo, ref, 0.01, "worksheet_check").verdict is None
     assert grade_check('{"verdict": "correct/incorrect"}', ref, 0.01, "result_check").verdict is None

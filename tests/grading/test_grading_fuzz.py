@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from physbench.core.items import Reference
+from physbench.grading import CheckKey
 from physbench.grading import OUTCOMES, convert, grade_calculation, grade_check, parse_quantity
 
 LIMIT_S = 0.050
@@ -28,8 +28,8 @@ references = st.sampled_from(["1.018 cGy/MU", "317 MU", "2.5 mSv", "17273 MBq h"
 bands = st.sampled_from([0.0, 0.002, 0.005, 0.01, 0.05])
 finish = st.sampled_from([None, "stop", "length", "content_filter", "", "LENGTH"])
 check_refs = st.sampled_from([
-    Reference(value=317.0, unit="MU", planted=True, first_error_step=4),
-    Reference(value=1.018, unit="cGy/MU", planted=False),
+    CheckKey(value=317.0, unit="MU", planted=True, first_error_step=4),
+    CheckKey(value=1.018, unit="cGy/MU", planted=False),
 ])
 
 
@@ -107,7 +107,7 @@ HOSTILE = {  # built on demand: each is about a megabyte
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_hostile_megabyte_inputs_are_graded_quickly(name):
     text = HOSTILE[name]()
-    ref = Reference(value=1.0, unit="Gy", planted=True, first_error_step=2)
+    ref = CheckKey(value=1.0, unit="Gy", planted=True, first_error_step=2)
     for fn, args in ((grade_calculation, (text, "1 Gy", 0.01)), (grade_check, (text, ref, 0.01, "worksheet_check"))):
         best = float("inf")
         for _ in range(3):  # the least of three: the machine is shared

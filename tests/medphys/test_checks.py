@@ -11,6 +11,7 @@ from physbench.suites.medphys.commit import commitment
 from physbench.suites.medphys.generators import LEVELS, available_generators
 from physbench.suites.medphys.planting import planted_error, planted_sheet, write_sheet
 from physbench.suites.medphys.splits import DEV_SEEDS, dev_items, heldout_items, read_key, split_items, targeted_items
+from physbench.suites.medphys.reference import reference_of
 
 CHECKING = [g for g in available_generators() if g.checking]
 CELLS = [(g, level) for g in CHECKING for level in LEVELS]
@@ -45,9 +46,9 @@ def test_dev_split_alternates_correct_and_planted_checks():
     checks = [i for i in items if i.kind != "calculation"]
     for item in checks:
         planted = item.meta["planted"] is not None
-        assert planted == (item.meta["seed"] % 2 == 1) == item.reference.planted
+        assert planted == (item.meta["seed"] % 2 == 1) == reference_of(item).planted
         if item.kind == "worksheet_check":
-            assert (item.reference.first_error_step is not None) == planted
+            assert (reference_of(item).first_error_step is not None) == planted
     n_gen, n_check = len(available_generators()), len(CHECKING)
     kinds = [i.kind for i in items]
     assert kinds.count("calculation") == n_gen * len(LEVELS) * len(DEV_SEEDS)

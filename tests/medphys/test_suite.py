@@ -10,12 +10,15 @@ from physbench.models.factory import make_model
 from physbench.suites.medphys.base import params_from_dict
 from physbench.suites.medphys.generators import get_generator
 from physbench.suites.medphys.suite import SUITE
+from physbench.suites.medphys.reference import reference_of
+from physbench.protocols.base import Answer
 
 DEV = SUITE.items("dev")
 
 
-def _answer(model, item) -> str:
-    return asyncio.run(model.generate(item.messages, item=item)).text
+def _answer(model, item) -> Answer:
+    completion = asyncio.run(model.generate(item.messages, item=item))
+    return Answer(completion.text, completion.finish_reason)
 
 
 def test_a_limited_run_covers_every_generator_and_level():
@@ -30,7 +33,7 @@ def test_oracle_scores_every_dev_item_including_checks():
         grade = SUITE.grade(item, _answer(oracle, item))
         assert grade.passed, (item.id, grade.outcome)
         if item.kind != "calculation":
-            assert grade.flagged == item.reference.planted
+            assert grade.flagged == reference_of(item).planted
 
 
 def test_mode_model_answers_with_the_named_error_where_it_applies():
@@ -65,8 +68,8 @@ def test_nocalc_flags_only_results_outside_the_central_95_percent():
             continue
         low, _, high = reference_range(item.meta["generator"], item.meta["level"])
         grade = SUITE.grade(item, _answer(model, item))
-        assert grade.flagged == (not low <= item.reference.shown_value <= high)
-        counts[(bool(item.reference.planted), bool(grade.flagged))] += 1
+        assert grade.flagged == (not low <= reference_of(item).shown_value <= high)
+        counts[(bool(reference_of(item).planted), bool(grade.flagged))] += 1
     detection = counts[(True, True)] / (counts[(True, True)] + counts[(True, False)])
     false_alarm = counts[(False, True)] / (counts[(False, True)] + counts[(False, False)])
     assert 0.1 < detection < 0.7 and false_alarm < 0.15

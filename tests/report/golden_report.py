@@ -43,7 +43,7 @@ def rendered(base: Path) -> tuple[str, str]:
     dirs = make_runs(base)
     report = report_for(dirs, figures=False)
     run_ids = [r["run_id"] for r in report.doc["runs"]]
-    md = render_document(report.sections)
+    md = render_document(report.sections, captions=report.captions)
     doc = json.dumps(json_safe(report.doc), indent=1, sort_keys=True, allow_nan=False) + "\n"
     return normalise(md, base, run_ids), normalise(doc, base, run_ids)
 

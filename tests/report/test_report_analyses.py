@@ -9,18 +9,20 @@ from types import SimpleNamespace
 
 import pytest
 
-from physbench.grading import grade_item
+from physbench.suites.medphys.grade import grade_item
 from physbench.report.generic import pairwise, repeat_rows
 from physbench.report.loading import RunData, RunSet, assign_labels
-from physbench.report.medphys import check_counts, checking, error_kind, size_bin
-from physbench.report.medphys_attribution import ModeAnswers, attribution_for
-from physbench.report.medphys_comparator import comparator_for, solved_rows
-from physbench.report.medphys_formats import format_rows
+from physbench.suites.medphys.report.analyses import check_counts, checking, error_kind, size_bin
+from physbench.suites.medphys.report.attribution import ModeAnswers, attribution_for
+from physbench.suites.medphys.report.comparator import comparator_for, solved_rows
+from physbench.suites.medphys.report.formats import format_rows
 from physbench.runner.results import Result
 from physbench.suites.medphys.base import params_from_dict
 from physbench.suites.medphys.generators import get_generator
 from physbench.suites.medphys.items import calculation_item
 from physbench.suites.medphys.splits import draw_items
+from physbench.suites.medphys.reference import reference_of
+from physbench.report.registry import reports_for
 
 MU = get_generator("mu")
 ISQ = "isocentric_isq_omitted"
@@ -60,7 +62,7 @@ def mode_answer(item, mode: str = ISQ) -> float:
 
 def test_attribution_names_the_mode_a_model_used_and_beats_its_null():
     items = [calculation_item("mu", 3, seed) for seed in range(10)]
-    results = [respond(i, boxed(mode_answer(i), "MU") if k < 6 else boxed(i.reference.value, "MU"))
+    results = [respond(i, boxed(mode_answer(i), "MU") if k < 6 else boxed(reference_of(i).value, "MU"))
                for k, i in enumerate(items)]
     row = attribution_for(fake_run("mode", results), ModeAnswers())
     assert (row["failures"], row["numeric"], row["attributed"], row["rate"]) == (6, 6, 6, 1.0)
@@ -73,12 +75,12 @@ def test_a_wrong_answer_no_named_mode_produces_is_not_attributed():
 
     def far_from_every_mode(item) -> bool:  # checked with the generator's own modes, independently of the report
         params = params_from_dict(MU.level(3).params, item.params)
-        target = 1.5 * item.reference.value
+        target = 1.5 * reference_of(item).value
         return all(abs(m.answer(3, params) - target) > 0.01 * abs(m.answer(3, params)) for m in MU.modes_at(3))
 
     items = [i for i in items if far_from_every_mode(i)]
     assert len(items) >= 5
-    row = attribution_for(fake_run("far", [respond(i, boxed(1.5 * i.reference.value, "MU")) for i in items]),
+    row = attribution_for(fake_run("far", [respond(i, boxed(1.5 * reference_of(i).value, "MU")) for i in items]),
                           ModeAnswers())
     assert row["failures"] == len(items) and row["attributed"] == 0 and row["rate"] == 0.0
 
@@ -107,7 +109,7 @@ def _checks(level: int, seeds: range) -> list:
 def test_the_checking_table_counts_flagged_localised_corrected_and_no_verdict():
     items = {i.id: i for i in _checks(2, range(4)) if i.kind == "worksheet_check"}
     planted1, planted3 = items["medphys/mu/L2/ws/1"], items["medphys/mu/L2/ws/3"]
-    ref = planted1.reference
+    ref = reference_of(planted1)
     results = [
         respond(planted1, verdict(True, ref.first_error_step, f"{ref.value:.6g} MU")),
         respond(planted3, verdict(None)),
@@ -128,7 +130,7 @@ def test_formats_are_paired_on_the_same_draws_and_delta_j_is_result_minus_worksh
         if i.kind == "worksheet_check":
             results.append(respond(i, verdict(False)))               # accepts every worksheet
         elif i.kind == "result_check":
-            results.append(respond(i, verdict(bool(i.reference.planted))))  # judges every result right
+            results.append(respond(i, verdict(bool(reference_of(i).planted))))  # judges every result right
     (row,) = format_rows([fake_run("m", results)])
     det, fa = row["detection"], row["false_alarms"]
     assert (det["n"], det["worksheet_only"], det["result_only"]) == (5, 0, 5)
@@ -147,7 +149,7 @@ def test_the_comparator_follows_the_models_own_calculation_and_table_22_tests_wi
     results = []
     for i in items:
         seed = int(i.id.rsplit("/", 1)[1])
-        own = mode_answer(calculation_item("mu", 3, seed)) if seed < 6 else i.reference.value
+        own = mode_answer(calculation_item("mu", 3, seed)) if seed < 6 else reference_of(i).value
         if i.kind == "calculation":
             results.append(respond(i, boxed(own, "MU")))
         elif i.kind == "result_check":
@@ -167,13 +169,13 @@ def test_the_comparator_follows_the_models_own_calculation_and_table_22_tests_wi
 
 def test_repeat_rows_count_items_failed_again_and_the_same_wrong_value():
     items = [calculation_item("mu", 1, seed) for seed in range(5)]
-    ref = [i.reference.value for i in items]
+    ref = [reference_of(i).value for i in items]
     first = [respond(i, boxed(ref[k] * (1.5 if k < 3 else 1.0), "MU")) for k, i in enumerate(items)]
     factors = [1.5, 2.0, 1.0, 1.0, 0.5]
     second = [respond(i, boxed(ref[k] * factors[k], "MU")) for k, i in enumerate(items)]
     runs = [fake_run("a", first, spec="m"), fake_run("b", second, spec="m")]
     assign_labels(runs)
-    (row,) = repeat_rows(RunSet(runs))
+    (row,) = repeat_rows(RunSet(runs), reports_for(["medphys"]))
     assert row["comparison"] == "m vs run 2" and row["n"] == 5
     assert (row["failed_first"], row["failed_again"], row["same_value"]) == (3, 2, 1)
     assert (row["first_rate"], row["second_rate"], row["p"]) == (0.4, 0.4, 1.0)
@@ -202,7 +204,7 @@ def test_the_report_prints_the_seeds_own_checking_numbers():
     """Seed 000: 148/150 -> 98.7 (95.3-99.8); 0/75 -> 0.0 (0.0-4.8); J for 75/75 detected and 1/75 false alarms
     -> 0.99 (0.91 to 1.00); Claude Sonnet 5.5's worksheet checks (149/150 detected, 3/150 false alarms) give 33%
     real alarms at a 1% error rate, with conservative one-sided bounds 15% and 71% (Table 21, Section F)."""
-    from physbench.report.medphys import rates
+    from physbench.suites.medphys.report.analyses import rates
     from physbench.report.tables import diff, estimate, pct
 
     assert estimate(rates(148, 150, 0, 75)["detection"]) == "98.7 (95.3–99.8)"

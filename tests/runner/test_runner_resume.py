@@ -71,7 +71,7 @@ def test_a_run_killed_with_sigkill_resumes_and_grades_each_attempt_exactly_once(
     assert f"{N_ITEMS - partial} attempts run now" in out or partial == _done_rows(run_dir)
     _check_exactly_once(run_dir)
     sessions = sqlite3.connect(run_dir / "store.sqlite").execute("SELECT status FROM sessions ORDER BY id").fetchall()
-    assert sessions == [("running",), ("completed",)]  # the killed session never got to say how it ended
+    assert sessions == [("killed",), ("completed",)]  # the killed session, found still running on resume, is marked
 
 
 def test_ctrl_c_stops_cleanly_and_the_same_command_resumes(mock_server, tmp_path):

@@ -37,6 +37,7 @@ def items(suite):
 def _open(tmp_path, items) -> RunStore:
     store = RunStore(tmp_path)
     store.write_manifest(_manifest(len(items)))
+    store.write_items(items)
     return store
 
 
@@ -44,7 +45,7 @@ def test_store_uses_wal_and_records_schema_version(tmp_path, items):
     _open(tmp_path, items).close()
     conn = sqlite3.connect(tmp_path / STORE_NAME)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "1"
+    assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == str(store_mod.SCHEMA_VERSION)
 
 
 def test_a_second_graded_row_for_an_attempt_is_ignored(tmp_path, items):
@@ -103,7 +104,7 @@ def test_open_run_refuses_a_directory_without_a_store(tmp_path):
 
 def test_an_ungraded_attempt_cannot_become_a_row(items):
     with pytest.raises(ValueError):
-        _record(items[0], "answered").row("{}")
+        _record(items[0], "answered").row()
 
 
 def test_a_grader_that_raises_turns_the_attempt_into_an_error_with_its_text_kept(items):

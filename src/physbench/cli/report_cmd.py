@@ -34,9 +34,9 @@ def _outputs(target: Path, report: Any) -> dict[Path, str | bytes]:
 
     suffix = target.suffix.lower()
     if suffix == ".md":
-        return {target: render_document(report.sections)}
+        return {target: render_document(report.sections, captions=report.captions)}
     if suffix in (".html", ".htm"):
-        return {target: render_html(report.sections, report.figures, report.doc["models"])}
+        return {target: render_html(report.sections, report.figures, report.doc["models"], report.captions)}
     from physbench.core.errors import UserError
 
     if target.exists() and not target.is_dir():
@@ -47,8 +47,8 @@ def _outputs(target: Path, report: Any) -> dict[Path, str | bytes]:
         files[target / FIGURE_DIR / f"{key}.png"] = png
         figure_files[key] = f"{FIGURE_DIR}/{key}.png"
     files[target / "report.json"] = json.dumps(json_safe(report.doc), indent=2, allow_nan=False) + "\n"
-    files[target / "report.md"] = render_document(report.sections, figure_files)
-    files[target / "report.html"] = render_html(report.sections, report.figures, report.doc["models"])
+    files[target / "report.md"] = render_document(report.sections, figure_files, report.captions)
+    files[target / "report.html"] = render_html(report.sections, report.figures, report.doc["models"], report.captions)
     return files
 
 
@@ -82,4 +82,4 @@ def register(app: typer.Typer) -> None:
         else:
             from physbench.report.markdown import render_document
 
-            typer.echo(render_document(report.sections), nl=False)
+            typer.echo(render_document(report.sections, captions=report.captions), nl=False)

@@ -23,11 +23,12 @@ CHECK_KINDS = ("worksheet_check", "result_check")
 @dataclass(frozen=True)
 class CheckKey:
     """What a check is graded against: the correct result, whether an error was planted and, for
-    worksheets, the planted error's step. Any object with these attributes will do."""
+    worksheets, the planted error's step. Any object with these attributes will do; `planted`
+    None is not a check key (grading it is a programming error)."""
 
     value: float | None
     unit: str | None
-    planted: bool
+    planted: bool | None = None
     first_error_step: int | None = None
 
 

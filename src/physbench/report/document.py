@@ -11,12 +11,9 @@ from typing import Any, Mapping, Sequence
 
 from physbench.report.analyses import analyse
 from physbench.report.loading import RunSet, load_runs
+from physbench.report.registry import SuiteReport, reports_for
 from physbench.report.sections_generic import (
     outcomes_section, pairwise_section, repeats_section, run_detail_sections, runs_section,
-)
-from physbench.report.sections_medphys import (
-    accuracy_section, attribution_section, checking_section, comparator_section, formats_section,
-    kinds_sizes_section, quantity_section, scores_section,
 )
 from physbench.report.tables import Section
 
@@ -28,27 +25,30 @@ class Report:
     doc: dict[str, Any]
     sections: list[Section]
     figures: dict[str, bytes]
+    captions: dict[str, str]
+
+
+def suite_reports(doc: Mapping[str, Any]) -> list[SuiteReport]:
+    """The reports of the suites whose runs the document holds, in run order."""
+    return reports_for([m["suite"] for m in doc["models"]])
 
 
 def sections_of(doc: Mapping[str, Any]) -> list[Section]:
-    """The report's sections in reading order; a section without data carries its one-line note."""
+    """The report's sections in reading order; a section without data carries its one-line note.
+
+    Runs first; then each suite's lead sections (its headline numbers); the generic pairwise
+    comparison; each suite's other sections; repeated runs, outcomes, and the runs in detail.
+    """
     a, notes = doc["analyses"], doc["notes"]
+    reports = [(rep, a.get(rep.suite)) for rep in suite_reports(doc)]
     out = [runs_section(doc["runs"], doc["models"])]
-    med = a.get("medphys")
-    if med is None:
-        out.append(Section("medphys", "MedPhysBench analyses", note=notes.get("medphys")))
-    else:
-        out += [scores_section(med), accuracy_section(med.get("accuracy"), notes.get("accuracy"))]
+    for rep, data in reports:
+        if data is not None and rep.lead_sections is not None:
+            out += rep.lead_sections(data, notes)
     out.append(pairwise_section(a.get("pairwise"), notes.get("pairwise")))
-    if med is not None:
-        out += [
-            checking_section(med, notes.get("checking")),
-            formats_section(med.get("formats"), notes.get("formats")),
-            quantity_section(med.get("quantity"), notes.get("quantity")),
-            kinds_sizes_section(med.get("kinds_sizes"), notes.get("kinds_sizes")),
-            attribution_section(med.get("attribution"), notes.get("attribution")),
-            comparator_section(med.get("comparator"), med.get("solved"), med.get("checking"), notes.get("comparator")),
-        ]
+    for rep, data in reports:
+        if data is not None and rep.sections is not None:
+            out += rep.sections(data, notes)
     out.append(repeats_section(a.get("repeats"), a.get("consistency"), notes.get("repeats")))
     out.append(outcomes_section(a.get("outcomes") or []))
     out += run_detail_sections(doc["runs"], doc["models"])
@@ -57,10 +57,11 @@ def sections_of(doc: Mapping[str, Any]) -> list[Section]:
 
 def build_report(runset: RunSet, *, figures: bool = True) -> Report:
     """Analyse the runs and lay the report out (figures only when asked: they cost a second or so)."""
-    from physbench.report.figures import make_figures
+    from physbench.report.figures import captions, make_figures
 
     doc: dict[str, Any] = {"runs": [r.summary for r in runset.runs], **analyse(runset)}
-    return Report(doc, sections_of(doc), make_figures(doc["analyses"]) if figures else {})
+    reports = suite_reports(doc)
+    return Report(doc, sections_of(doc), make_figures(doc["analyses"], reports) if figures else {}, captions(reports))
 
 
 def json_safe(obj: Any) -> Any:

@@ -17,9 +17,9 @@ from physbench.stats import cohen_kappa, consistency, holm, letters_from_pvalues
 
 if TYPE_CHECKING:
     from physbench.report.loading import RunData, RunSet
+    from physbench.report.registry import SuiteReport
     from physbench.runner.results import Result
 
-CHECK_KINDS = ("worksheet_check", "result_check")
 ALPHA = 0.05
 
 
@@ -65,7 +65,8 @@ def outcome_counts(models: Sequence["RunData"]) -> list[dict[str, Any]]:
         for kind in sorted(by_kind):
             counts = by_kind[kind]
             rows.append({"model": run.label, "kind": kind, "n": sum(counts.values()),
-                         "outcomes": {o: counts.get(o, 0) for o in OUTCOMES}})
+                         "outcomes": {**{o: counts.get(o, 0) for o in OUTCOMES},
+                                      **{o: n for o, n in sorted(counts.items()) if o not in OUTCOMES}}})
     return rows
 
 
@@ -122,13 +123,15 @@ def _kappa(a: list[bool], b: list[bool]) -> float | None:
     return finite_or_none(cohen_kappa(a, b))
 
 
-def repeat_rows(runset: "RunSet") -> list[dict[str, Any]]:
+def repeat_rows(runset: "RunSet", reports: Sequence["SuiteReport"] = ()) -> list[dict[str, Any]]:
     """Seed 000 Table 14 for every repeated run, one row per kind of item.
 
     n: items answered in both; run 1/2: share passed; p: exact McNemar (Holm over the rows of the
     same kind); kappa on pass/fail; failed again: of the items failed first; same value: of those,
-    both wrong answers within the band of each other; flagged kappa (checks): on the verdict.
+    both wrong answers the same by the suite's `same_answer` (for its `same_answer_kinds`);
+    flagged kappa: on the verdict, for the suite's `verdict_kinds`.
     """
+    by_suite = {rep.suite: rep for rep in reports}
     rows: list[dict[str, Any]] = []
     for name, first, second in _comparisons(runset):
         shared = sorted(set(first) & set(second))
@@ -138,13 +141,11 @@ def repeat_rows(runset: "RunSet") -> list[dict[str, Any]]:
             a = [passed(first[k]) for k in ids]
             b = [passed(second[k]) for k in ids]
             both_failed = [k for k in ids if not passed(first[k]) and not passed(second[k])]
+            rep = by_suite.get(first[ids[0]].item.suite)
             same = None
-            if kind not in CHECK_KINDS:
-                same = 0
-                for k in both_failed:
-                    v1, v2 = value_in_reference_unit(first[k]), value_in_reference_unit(second[k])
-                    if v1 is not None and v2 is not None and within(v2, v1, first[k].item.band):
-                        same += 1
+            if rep is not None and rep.same_answer is not None and kind in rep.same_answer_kinds:
+                same = sum(1 for k in both_failed if rep.same_answer(first[k], second[k]))
+            verdicts = rep is not None and rep.flagged is not None and kind in rep.verdict_kinds
             b_only = sum(1 for x, y in zip(a, b) if x and not y)
             c_only = sum(1 for x, y in zip(a, b) if y and not x)
             rows.append({
@@ -152,8 +153,8 @@ def repeat_rows(runset: "RunSet") -> list[dict[str, Any]]:
                 "first_rate": sum(a) / len(ids), "second_rate": sum(b) / len(ids),
                 "p": mcnemar_exact(b_only, c_only), "p_holm": None, "kappa": _kappa(a, b),
                 "failed_first": len(ids) - sum(a), "failed_again": len(both_failed), "same_value": same,
-                "flagged_kappa": _kappa([flagged(first[k]) for k in ids], [flagged(second[k]) for k in ids])
-                if kind in CHECK_KINDS else None,
+                "flagged_kappa": _kappa([rep.flagged(first[k]) for k in ids], [rep.flagged(second[k]) for k in ids])
+                if verdicts and rep is not None and rep.flagged is not None else None,
             })
     for kind in {r["kind"] for r in rows}:
         family = [r for r in rows if r["kind"] == kind]

@@ -12,7 +12,6 @@ import re
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from physbench.report.figures import CAPTIONS
 from physbench.report.tables import Section
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -27,18 +26,19 @@ def _anchor(key: str, used: set[str]) -> str:
     return anchor
 
 
-def render_html(sections: Sequence[Section], figures: Mapping[str, bytes], models: Sequence[Any]) -> str:
+def render_html(sections: Sequence[Section], figures: Mapping[str, bytes], models: Sequence[Any],
+                captions: Mapping[str, str] | None = None) -> str:
     """The page for `sections`; a section's figure keys that `figures` lacks are skipped."""
     import jinja2
 
     from physbench import __version__
-
+    names = captions or {}
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     used: set[str] = set()
     view = []
     for s in sections:
-        figs = [{"caption": CAPTIONS.get(k, k), "data": base64.b64encode(figures[k]).decode("ascii")}
+        figs = [{"caption": names.get(k, k), "data": base64.b64encode(figures[k]).decode("ascii")}
                 for k in s.figures if k in figures]
         view.append({"anchor": _anchor(s.key, used), "title": s.title, "note": s.note, "text": s.text,
                      "tables": s.tables, "figures": figs})

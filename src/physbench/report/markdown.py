@@ -81,10 +81,10 @@ def md_table(table: "Table") -> list[str]:
     return lines + [""]
 
 
-def render_document(sections: Sequence["Section"], figure_files: Mapping[str, str] | None = None) -> str:
+def render_document(sections: Sequence["Section"], figure_files: Mapping[str, str] | None = None,
+                    captions: Mapping[str, str] | None = None) -> str:
     """The full report as Markdown; figures link to `figure_files` (key -> relative path) when given."""
-    from physbench.report.figures import CAPTIONS
-
+    captions = captions or {}
     lines = ["# physbench report", ""]
     for section in sections:
         lines += [f"## {md_cell(section.title)}", ""]
@@ -97,7 +97,7 @@ def render_document(sections: Sequence["Section"], figure_files: Mapping[str, st
             lines += md_table(table)
         for key in section.figures:
             if figure_files and key in figure_files:
-                lines += [f"![{CAPTIONS.get(key, key)}]({figure_files[key]})", ""]
+                lines += [f"![{captions.get(key, key)}]({figure_files[key]})", ""]
             else:
-                lines += [f"_Figure ({CAPTIONS.get(key, key)}) in report.html; write it with `--out DIR`._", ""]
+                lines += [f"_Figure ({captions.get(key, key)}) in report.html; write it with `--out DIR`._", ""]
     return "\n".join(lines).rstrip() + "\n"

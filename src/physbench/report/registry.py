@@ -30,8 +30,10 @@ class SuiteReport:
       repeated-run table), for the kinds in `same_answer_kinds`.
     - `flagged(r)`: whether a checking response judged the work incorrect, for `verdict_kinds`.
     - `facets`: the viewer's extra filters; `facet_values(r)` gives a response's values.
-    - `answer_text(r)`: what the grader read, in one line; `detail(r)`: extra fields of the
-      viewer's detail panel (plain JSON).
+    - `answer_text(r)`: what the grader read, in one line; `columns` ((key, title) pairs) with
+      `row(r)` giving their values: the viewer list's extra columns; `detail(r)`: extra fields of
+      the viewer's detail panel (plain JSON; a `blocks` list of {title, fields | items, empty} is
+      drawn as panels).
     - `outcomes`: definitions of the suite's own outcome names, shown in the report and viewer.
     """
 
@@ -49,6 +51,8 @@ class SuiteReport:
     facets: tuple[str, ...] = ()
     facet_values: Callable[["Result"], Mapping[str, str]] | None = None
     answer_text: Callable[["Result"], str] | None = None
+    columns: tuple[tuple[str, str], ...] = ()
+    row: Callable[["Result"], Mapping[str, Any]] | None = None
     detail: Callable[["Result"], Mapping[str, Any]] | None = None
     outcomes: Mapping[str, str] = field(default_factory=dict)
 

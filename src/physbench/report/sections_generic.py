@@ -22,7 +22,8 @@ def runs_section(summaries: Sequence[Mapping[str, Any]], models: Sequence[Mappin
 
 
 def pairwise_section(pw: Mapping[str, Any] | None, note: str | None) -> Section:
-    title = "Pairwise comparisons of calculation accuracy"
+    kind = "" if pw is None or pw["kind"] == "all" else pw["kind"]  # the kinds the suites compare
+    title = f"Pairwise comparisons of {kind} accuracy".replace("  ", " ")
     if pw is None:
         return Section("pairwise", title, note=note)
     letters = Table("Models in order of accuracy; models that share a letter are not separated by the tests.",
@@ -34,7 +35,7 @@ def pairwise_section(pw: Mapping[str, Any] | None, note: str | None) -> Section:
                   ["first", "second", "items", "first only", "second only", "p", "p (Holm)"],
                   [[p["first"], p["second"], str(p["n"]), str(p["first_only"]), str(p["second_only"]), pvalue(p["p"]),
                     pvalue(p["p_holm"])] for p in pw["pairs"]], [False, False] + [True] * 5)
-    text = (f"Exact McNemar tests between every pair of models on the calculation items both answered, with "
+    text = (f"Exact McNemar tests between every pair of models on the {kind + ' ' if kind else ''}items both answered, with "
             f"Holm's adjustment over the pairs; letters by the insert-and-absorb display at α = {pw['alpha']}.")
     return Section("pairwise", title, text, [letters, pairs])
 
@@ -74,7 +75,8 @@ def outcomes_section(rows: Sequence[Mapping[str, Any]]) -> Section:
     title = "Outcomes"
     if not rows:
         return Section("outcomes", title, note="no graded responses")
-    used = [o for o in OUTCOMES if any(r["outcomes"].get(o) for r in rows)] or ["correct"]
+    named = list(dict.fromkeys([*OUTCOMES, *(o for r in rows for o in r["outcomes"])]))  # a suite's own outcomes last
+    used = [o for o in named if any(r["outcomes"].get(o) for r in rows)] or ["correct"]
     table = Table("Responses by outcome; every outcome stays in the denominators.",
                   ["model", "kind", "n"] + used,
                   [[r["model"], r["kind"], str(r["n"])] + [str(r["outcomes"].get(o, 0)) for o in used] for r in rows],

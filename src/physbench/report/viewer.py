@@ -1,7 +1,7 @@
 """`physbench view`: a small local web server (127.0.0.1 only) to browse every response of some runs.
 
 Routes: `/` (the page), `/app.js`, `/app.css`, `/api/meta` (runs and filter values),
-`/api/responses?model=&generator=&level=&kind=&outcome=&offset=&limit=` (a page of rows) and
+`/api/responses?model=&kind=&outcome=&<suite filters>=&offset=&limit=` (a page of rows) and
 `/api/responses/N` (one response beside its item, reference, grade and attribution). Read-only:
 only GET and HEAD are answered. Requests whose Host is not this server's loopback address are
 refused (a guard against DNS rebinding), and every answer forbids framing, sniffing and any
@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from physbench.report.viewer_assets import PAGE, SCRIPT, STYLE
-from physbench.report.viewer_data import FILTERS, ResponseIndex
+from physbench.report.viewer_data import ResponseIndex
 
 HOST = "127.0.0.1"
 MAX_PATH = 4096
@@ -112,7 +112,7 @@ class ViewerHandler(BaseHTTPRequestHandler):
         if path == "/api/responses":
             try:
                 values = parse_qs(parts.query, keep_blank_values=False, max_num_fields=20)
-                filters = {name: values[name][0] for name in FILTERS if name in values}
+                filters = {name: values[name][0] for name in index.filters if name in values}
                 page = index.query(filters, _int(values, "offset", 0), _int(values, "limit", 100))
             except ValueError as exc:
                 return self._error(HTTPStatus.BAD_REQUEST, str(exc), head_only)

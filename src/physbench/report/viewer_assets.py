@@ -18,11 +18,6 @@ PAGE = """<!DOCTYPE html>
 <header>
   <h1>physbench responses</h1>
   <form id="filters" autocomplete="off">
-    <label>model <select id="f-model" name="model"><option value="">all</option></select></label>
-    <label>generator <select id="f-generator" name="generator"><option value="">all</option></select></label>
-    <label>level <select id="f-level" name="level"><option value="">all</option></select></label>
-    <label>kind <select id="f-kind" name="kind"><option value="">all</option></select></label>
-    <label>outcome <select id="f-outcome" name="outcome"><option value="">all</option></select></label>
     <button type="button" id="reset">clear filters</button>
   </form>
   <p id="count" data-matched="" data-shown="">loading…</p>
@@ -30,8 +25,8 @@ PAGE = """<!DOCTYPE html>
 <main>
   <section id="list">
     <table id="responses">
-      <thead><tr><th>#</th><th>model</th><th>item</th><th>kind</th><th>outcome</th><th>answer read</th>
-      <th>planted</th><th>attributed to</th></tr></thead>
+      <thead><tr id="head"><th>#</th><th>model</th><th>item</th><th>kind</th><th>outcome</th><th>answer read</th>
+      </tr></thead>
       <tbody id="rows"></tbody>
     </table>
     <button type="button" id="more" hidden>show more</button>
@@ -44,7 +39,8 @@ PAGE = """<!DOCTYPE html>
 
 SCRIPT = r"""
 "use strict";
-const FILTERS = ["model", "generator", "level", "kind", "outcome"];
+let FILTERS = ["model", "kind", "outcome"];  // replaced by the server's list (suites add their own)
+let COLUMNS = [];  // [key, title] of the suites' extra list columns
 const PAGE_SIZE = 200;
 const state = {offset: 0, matched: 0, shown: 0, selected: null, generation: 0};
 
@@ -70,9 +66,22 @@ function query() {
   return params;
 }
 
-function fillFilters(facets) {
+function fillFilters(meta) {  // one select per filter the server names, then the extra column heads
+  FILTERS = meta.filters;
+  COLUMNS = meta.columns || [];
+  const form = document.getElementById("filters");
+  const reset = document.getElementById("reset");
+  const facets = meta.facets;
   for (const name of FILTERS) {
-    const select = document.getElementById("f-" + name);
+    const label = el("label", name + " ");
+    const select = el("select");
+    select.id = "f-" + name;
+    select.name = name;
+    const all = el("option", "all");
+    all.value = "";
+    select.appendChild(all);
+    label.appendChild(select);
+    form.insertBefore(label, reset);
     for (const value of facets[name] || []) {
       const option = el("option", value);
       option.value = value;
@@ -97,11 +106,10 @@ function showCount(total) {
 function addRow(row) {
   const tr = el("tr", null, row.passed ? "pass" : "fail");
   tr.dataset.id = String(row.id);
-  const cells = [row.id, row.model, row.item, row.kind, row.outcome, row.answer, row.planted || "",
-                 (row.attributed || []).join(", ")];
-  const wrap = new Set([1, 2, 5, 7]);  // model, item, answer, attribution: long text may wrap
-  cells.forEach((value, i) =>
-    tr.appendChild(el("td", value, i === 4 ? "outcome " + row.outcome : (wrap.has(i) ? "wrap" : ""))));
+  const extra = COLUMNS.map(([key]) => Array.isArray(row[key]) ? row[key].join(", ") : (row[key] ?? ""));
+  const cells = [row.id, row.model, row.item, row.kind, row.outcome, row.answer, ...extra];
+  cells.forEach((value, i) =>  // model, item, answer and the suites' columns may wrap
+    tr.appendChild(el("td", value, i === 4 ? "outcome " + row.outcome : ([1, 2].includes(i) || i >= 5 ? "wrap" : ""))));
   tr.addEventListener("click", () => showDetail(row.id, tr));
   document.getElementById("rows").appendChild(tr);
 }
@@ -147,6 +155,20 @@ function definitions(title, pairs) {
   return box;
 }
 
+function block(b) {  // a suite's panel: definitions, or a list with a line for when it is empty
+  if (b.fields) return definitions(b.title, b.fields);
+  const box = el("div", null, "block");
+  box.appendChild(el("h3", b.title));
+  if (b.items && b.items.length) {
+    const ul = el("ul");
+    for (const line of b.items) ul.appendChild(el("li", line));
+    box.appendChild(ul);
+  } else {
+    box.appendChild(el("p", b.empty || "–", "hint"));
+  }
+  return box;
+}
+
 function textBlock(title, part) {
   const box = el("div", null, "block");
   box.appendChild(el("h3", title));
@@ -177,26 +199,13 @@ async function showDetail(id, tr) {
   const right = el("div", null, "column");
   right.appendChild(textBlock("Model response", d.response));
   for (const t of d.turns || []) right.appendChild(definitions("Turn", Object.entries(t)));
-  const ref = d.reference || {};
-  right.appendChild(definitions("Reference", [["value", ref.value], ["unit", ref.unit], ["band", d.band],
-    ["planted error", ref.planted === undefined ? undefined : ref.planted],
-    ["first error step", ref.first_error_step], ["colleague's result", ref.shown_value],
-    ["planted mode", d.meta && d.meta.planted ? d.meta.planted.mode : undefined]]));
-  right.appendChild(definitions("Parsed value", [["read", d.parsed.answer], ["value", d.parsed.value],
-    ["unit", d.parsed.unit], ["in reference unit", d.parsed.in_reference_unit], ["relative error", d.parsed.rel_error]]));
-  if (d.grade) right.appendChild(definitions("Grade", Object.entries(d.grade)));
-  const attr = el("div", null, "block");
-  attr.appendChild(el("h3", "Attributed error mode"));
-  if (d.attributed.length) {
-    const ul = el("ul");
-    for (const a of d.attributed) ul.appendChild(el("li", a.generator + " · " + a.mode + ": " + a.description +
-      " (answer " + Number(a.value).toPrecision(6) + ")"));
-    attr.appendChild(ul);
-  } else {
-    attr.appendChild(el("p", d.kind === "calculation" && d.outcome !== "correct"
-      ? "no named error mode matches this answer within the band" : "–", "hint"));
+  if (!d.blocks.length) {  // a suite without blocks of its own: the reference as stored, the answer read
+    right.appendChild(definitions("Reference", Object.entries(d.reference || {})));
+    right.appendChild(definitions("Answer read", [["read", d.parsed.answer]]));
   }
-  right.appendChild(attr);
+  for (const b of d.blocks) right.appendChild(block(b));
+  if (d.answer) right.appendChild(definitions("Structured answer", Object.entries(d.answer)));
+  if (d.grade) right.appendChild(definitions("Grade", Object.entries(d.grade)));
   item.appendChild(left);
   item.appendChild(right);
   parts.push(item);
@@ -206,7 +215,9 @@ async function showDetail(id, tr) {
 async function init() {
   try {
     const meta = await getJSON("/api/meta");
-    fillFilters(meta.facets);
+    fillFilters(meta);
+    const head = document.getElementById("head");
+    for (const [, title] of COLUMNS) head.appendChild(el("th", title));
   } catch (err) {
     document.getElementById("count").textContent = "could not load the runs: " + err.message;
     document.body.dataset.state = "error";

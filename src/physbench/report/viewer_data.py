@@ -1,30 +1,31 @@
 """The data behind the response viewer: one row per stored response, filters, and a detail view.
 
 Every response of every run given (repeats and later runs included) is listed with its model,
-item, generator, level, kind and outcome; the detail holds the item's messages, the reference,
-the grade, the value the grader read and, for a wrong calculation answer, the named error modes
-whose answer it matches (seed 000 Section G). Values are returned as data, never as markup.
+item, kind, outcome and the filters its suite adds (medphys: generator, level); the detail holds
+the item's messages, the reference, the grade, the structured answer (steps, value, tool log) and
+the blocks its suite adds (medphys: the parsed value and the named error modes a wrong answer
+matches, seed 000 Section G). Values are returned as data, never as markup.
 """
 
 from __future__ import annotations
 
-import math
+import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping
 
 from physbench.report.document import json_safe
-from physbench.report.generic import CHECK_KINDS, passed, value_in_reference_unit
-from physbench.report.medphys import level_of, planted_meta
-from physbench.report.medphys_attribution import ModeAnswers
+from physbench.report.generic import passed
+from physbench.report.registry import SuiteReport, reports_for
 
 if TYPE_CHECKING:
     from physbench.report.loading import RunSet
     from physbench.runner.results import Result
 
-FILTERS = ("model", "generator", "level", "kind", "outcome")
+BASE_FILTERS = ("model", "kind", "outcome")
 MAX_PAGE = 500
 MAX_TEXT = 200_000  # characters of a response or message sent to the page; the rest is cut with a note
 MAX_FILTER_VALUE = 200
+MAX_ANSWER = 120  # characters of the one-line answer of a suite without its own reader
 
 
 @dataclass(frozen=True)
@@ -35,42 +36,13 @@ class Entry:
     model: str
     run_dir: str
     result: "Result"
-    attributed: tuple[dict[str, Any], ...]
+    columns: dict[str, Any]
     facets: dict[str, str]
 
 
-def facets_of(model: str, r: "Result") -> dict[str, str]:
-    """The filter values of one response ("" where the item has none)."""
-    level = level_of(r.item)
-    generator = r.item.meta.get("generator")
-    return {"model": model, "generator": "" if generator is None else str(generator),
-            "level": "" if level is None else str(level), "kind": r.item.kind,
-            "outcome": r.grade.outcome if r.grade else "ungraded"}
-
-
-def _fmt(value: Any) -> str:
-    if isinstance(value, float):
-        return f"{value:.6g}" if math.isfinite(value) else str(value)
-    return "" if value is None else str(value)
-
-
-def answer_text(r: "Result") -> str:
-    """What the grader read, in one short line: 'VALUE UNIT' or the verdict (and corrected result)."""
-    g = r.grade
-    if g is None:
-        return ""
-    if r.item.kind in CHECK_KINDS:
-        if g.verdict is None:
-            return "no verdict"
-        parts = [g.verdict]
-        if g.first_error_step is not None:
-            parts.append(f"step {g.first_error_step}")
-        if g.corrected_value is not None:
-            parts.append(f"→ {_fmt(g.corrected_value)} {g.corrected_unit or ''}".rstrip())
-        return ", ".join(parts)
-    if g.value is None:
-        return ""
-    return f"{_fmt(g.value)} {g.unit or ''}".rstrip()
+def _first_line(text: str | None) -> str:
+    line = next((ln.strip() for ln in reversed((text or "").splitlines()) if ln.strip()), "")
+    return line if len(line) <= MAX_ANSWER else line[: MAX_ANSWER - 1] + "…"
 
 
 def _cut(text: str | None) -> dict[str, Any]:
@@ -79,56 +51,67 @@ def _cut(text: str | None) -> dict[str, Any]:
 
 
 class ResponseIndex:
-    """All responses of a set of runs, in run order, with their attributions computed once."""
+    """All responses of a set of runs, in run order, with their suites' columns computed once."""
 
     def __init__(self, runset: "RunSet") -> None:
-        answers = ModeAnswers()
+        self.reports: dict[str, SuiteReport] = {rep.suite: rep for rep in reports_for([r.suite for r in runset.runs])}
+        facets = [f for rep in self.reports.values() for f in rep.facets]
+        self.filters = ("model", *dict.fromkeys(f for f in facets if f not in BASE_FILTERS), "kind", "outcome")
+        self.columns = list(dict.fromkeys(c for rep in self.reports.values() for c in rep.columns))
         self.runs = [{"label": r.label, "run_dir": str(r.run_dir), "suite": r.suite, "split": r.manifest.split,
                       "model_spec": r.manifest.model_spec, "responses": len(r.results)} for r in runset.runs]
         self.entries: list[Entry] = []
         for run in runset.runs:
             for r in run.results:
-                attributed: tuple[dict[str, Any], ...] = ()
-                if r.item.kind == "calculation" and r.item.suite == "medphys" and not passed(r):
-                    attributed = tuple({"generator": m.generator, "mode": m.mode, "description": m.description,
-                                        "value": m.value}
-                                       for m in answers.matches(r.item, value_in_reference_unit(r)))
-                self.entries.append(Entry(len(self.entries), run.label, str(run.run_dir), r, attributed,
-                                          facets_of(run.label, r)))
+                rep = self.reports.get(r.item.suite)
+                columns = dict(rep.row(r)) if rep is not None and rep.row is not None else {}
+                self.entries.append(Entry(len(self.entries), run.label, str(run.run_dir), r, columns,
+                                          self.facets_of(run.label, r)))
+
+    def facets_of(self, model: str, r: "Result") -> dict[str, str]:
+        """The filter values of one response ("" where the item has none)."""
+        rep = self.reports.get(r.item.suite)
+        extra = rep.facet_values(r) if rep is not None and rep.facet_values is not None else {}
+        out = {f: "" for f in self.filters}
+        out.update({k: str(v) for k, v in extra.items() if k in out})
+        out.update({"model": model, "kind": r.item.kind, "outcome": r.grade.outcome if r.grade else "ungraded"})
+        return out
+
+    def answer_text(self, r: "Result") -> str:
+        rep = self.reports.get(r.item.suite)
+        if rep is not None and rep.answer_text is not None:
+            return rep.answer_text(r)
+        return _first_line(r.text)
 
     def facets(self) -> dict[str, list[str]]:
-        """The values each filter can take, in a stable order (levels numerically)."""
-        values: dict[str, set[str]] = {f: set() for f in FILTERS}
+        """The values each filter can take, in a stable order (numbers numerically)."""
+        values: dict[str, set[str]] = {f: set() for f in self.filters}
         for e in self.entries:
             for name, value in e.facets.items():
                 if value:
                     values[name].add(value)
-        models = list(dict.fromkeys(e.model for e in self.entries))
-        out = {name: sorted(vals) for name, vals in values.items()}
-        out["model"] = models
-        out["level"] = sorted(values["level"], key=lambda v: (len(v), v))
+        out = {name: sorted(vals, key=lambda v: (len(v), v) if v.isdigit() else (0, v)) for name, vals in values.items()}
+        out["model"] = list(dict.fromkeys(e.model for e in self.entries))
         return out
 
     def meta(self) -> dict[str, Any]:
-        return {"runs": self.runs, "facets": self.facets(), "total": len(self.entries), "filters": list(FILTERS)}
+        return {"runs": self.runs, "facets": self.facets(), "total": len(self.entries), "filters": list(self.filters),
+                "columns": [list(c) for c in self.columns]}
 
     def query(self, filters: Mapping[str, str], offset: int = 0, limit: int = 100) -> dict[str, Any]:
         """Rows matching every given filter (exact values), a page of them from `offset`."""
-        wanted = {k: v[:MAX_FILTER_VALUE] for k, v in filters.items() if k in FILTERS and v}
+        wanted = {k: v[:MAX_FILTER_VALUE] for k, v in filters.items() if k in self.filters and v}
         matched = [e for e in self.entries if all(e.facets[k] == v for k, v in wanted.items())]
         offset = max(0, offset)
         limit = max(1, min(MAX_PAGE, limit))
         return {"total": len(self.entries), "matched": len(matched), "offset": offset,
                 "rows": [self.row(e) for e in matched[offset: offset + limit]]}
 
-    @staticmethod
-    def row(e: Entry) -> dict[str, Any]:
+    def row(self, e: Entry) -> dict[str, Any]:
         r, g = e.result, e.result.grade
         return json_safe({
             "id": e.index, **e.facets, "item": r.item.id, "repeat": r.repeat, "passed": passed(r),
-            "answer": answer_text(r), "rel_error": g.rel_error if g else None,
-            "planted": planted_meta(r.item).get("mode") if r.item.reference.planted else None,
-            "attributed": [a["mode"] for a in e.attributed],
+            "answer": self.answer_text(r), "rel_error": g.rel_error if g else None, **e.columns,
         })
 
     def detail(self, index: int) -> dict[str, Any] | None:
@@ -138,16 +121,24 @@ class ResponseIndex:
         r = e.result
         item = r.item.to_dict()
         g = r.grade
+        rep = self.reports.get(r.item.suite)
+        extra = dict(rep.detail(r)) if rep is not None and rep.detail is not None else {}
         return json_safe({
             "id": e.index, **e.facets, "run_dir": e.run_dir, "item": r.item.id, "repeat": r.repeat,
-            "messages": [{"role": m["role"], **_cut(m["content"])} for m in item["messages"]],
+            "messages": [{"role": m["role"], **_cut(m.get("content"))} for m in item["messages"]],
             "response": _cut(r.text), "finish_reason": r.finish_reason,
             "turns": [{k: (_cut(v) if isinstance(v, str) else v) for k, v in t.items()} for t in (r.turns or [])
                       if isinstance(t, dict)],
-            "reference": item["reference"], "band": r.item.band, "meta": item["meta"],
-            "grade": g.to_dict() if g else None,
-            "parsed": {"answer": answer_text(r), "value": g.value if g else None, "unit": g.unit if g else None,
-                       "in_reference_unit": value_in_reference_unit(r), "rel_error": g.rel_error if g else None},
-            "attributed": list(e.attributed),
-            "usage": r.usage, "latency_s": r.latency, "errors": r.errors,
+            "answer": _answer_data(r), "reference": item["reference"], "meta": item["meta"],
+            "grade": g.to_dict() if g else None, "parsed": {"answer": self.answer_text(r)},
+            "usage": r.usage, "latency_s": r.latency, "errors": r.errors, "blocks": [], **extra,
         })
+
+
+def _answer_data(r: "Result") -> Any:
+    """The structured part of the answer (steps, value, outcome, detail such as a tool log), cut to size."""
+    data = r.answer
+    if not data:
+        return None
+    text = json.dumps(data, default=str)
+    return data if len(text) <= MAX_TEXT else {"cut": len(text), "text": text[:MAX_TEXT]}

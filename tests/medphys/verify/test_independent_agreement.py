@@ -9,6 +9,7 @@ from physbench.grading import convert
 from physbench.suites.medphys.generators import GENERATOR_NAMES, LEVELS
 from physbench.suites.medphys.items import calculation_item
 from physbench.suites.medphys.verify.independent import solve_prompt
+from physbench.suites.medphys.reference import reference_of
 
 CELLS = [(g, level) for g in GENERATOR_NAMES for level in LEVELS]
 
@@ -18,9 +19,9 @@ def _max_rel_diff(generator: str, level: int, seeds: range) -> float:
     for seed in seeds:
         item = calculation_item(generator, level, seed)
         value, unit = solve_prompt(generator, level, item.user)
-        converted = convert(value, unit, item.reference.unit or "")
-        assert converted is not None, (seed, unit, item.reference.unit)
-        worst = max(worst, abs(converted / item.reference.value - 1.0))
+        converted = convert(value, unit, reference_of(item).unit or "")
+        assert converted is not None, (seed, unit, reference_of(item).unit)
+        worst = max(worst, abs(converted / reference_of(item).value - 1.0))
     return worst
 
 

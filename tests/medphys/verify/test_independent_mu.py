@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from physbench.suites.medphys.items import calculation_item
 from physbench.suites.medphys.verify.independent import PromptDefect, solve_prompt
 from physbench.suites.medphys.verify.independent import mu
+from physbench.suites.medphys.reference import reference_of
 
 INDEPENDENT = pathlib.Path(mu.__file__).parent
 MY_MODULES = ("mu.py", "hvl.py", "parse_fields.py", "tables_mu.py")
@@ -147,7 +148,7 @@ def test_level2_extended_ssd_applies_inverse_square_from_the_calibration_point()
 def test_whole_item_text_with_the_system_message_is_read_the_same() -> None:
     item = calculation_item("mu", 3, 7)
     text = "\n\n".join(m.content for m in item.messages)
-    assert solve_prompt("mu", 3, text)[0] == pytest.approx(item.reference.value, rel=1e-9)
+    assert solve_prompt("mu", 3, text)[0] == pytest.approx(reference_of(item).value, rel=1e-9)
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from physbench.suites.medphys.items import calculation_item
 from physbench.suites.medphys.verify.independent import PromptDefect
 from physbench.suites.medphys.verify.independent import ncrp147
+from physbench.suites.medphys.reference import reference_of
 
 ARCHER = ("The broad-beam transmission of lead for this room's workload spectrum follows the Archer "
           "model, B(x) = [(1 + β/α) × exp(α γ x) − β/α]^(−1/γ), with x the lead thickness in mm "
@@ -161,7 +162,7 @@ def _user(item: object) -> str:
 def test_solves_from_all_messages_joined_as_well() -> None:
     item = calculation_item("ncrp147", 1, 11)
     value, unit = ncrp147.solve(1, "\n\n".join(m.content for m in item.messages))
-    assert unit == "" and value == pytest.approx(item.reference.value, rel=1e-9)
+    assert unit == "" and value == pytest.approx(reference_of(item).value, rel=1e-9)
 
 
 # --- Printed data against NCRP Report 147 (PROTOCOL-FACTS; docs/facts/ncrp147.md) ------------

@@ -14,6 +14,7 @@ from physbench.suites.medphys.items import calculation_item
 from physbench.suites.medphys.verify.independent import PromptDefect
 from physbench.suites.medphys.verify.independent import ncrp151
 from physbench.suites.medphys.verify.independent.parse_shielding import parse_number
+from physbench.suites.medphys.reference import reference_of
 
 RULE = (
     "Follow the NCRP Report 151 method: calculate the leakage barrier and the patient-scatter "
@@ -238,7 +239,7 @@ def _user(item: object) -> str:
 def test_solves_from_all_messages_joined_as_well() -> None:
     item = calculation_item("ncrp151", 3, 7)
     value, _ = ncrp151.solve(3, "\n\n".join(m.content for m in item.messages))
-    assert value == pytest.approx(item.reference.value, rel=1e-9)
+    assert value == pytest.approx(reference_of(item).value, rel=1e-9)
 
 
 # --- Printed data against NCRP Report 151 (PROTOCOL-FACTS; docs/facts/ncrp151.md sources) -------

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from physbench.suites.medphys.items import calculation_item
 from physbench.suites.medphys.verify.independent import PromptDefect, solve_prompt
 from physbench.suites.medphys.verify.independent import tg43
+from physbench.suites.medphys.reference import reference_of
 
 TABLE = """| r (cm) | Radial dose function g_P(r) | 1-D anisotropy function φ_an(r) |
 |---|---|---|
@@ -127,7 +128,7 @@ def test_rounding_check_measures_the_change_of_a_hand_made_item() -> None:
 def test_rounding_check_on_public_items() -> None:
     def public(seed: int) -> tuple[str, float]:
         item = calculation_item("tg43", 3, seed)
-        return item.messages[-1].content, float(item.reference.value)
+        return item.messages[-1].content, float(reference_of(item).value)
 
     report = tg43.distance_rounding_check(public, n=60, start=0)
     assert report["draws"] == 60

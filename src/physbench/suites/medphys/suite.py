@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from physbench.grading.types import Grade
     from physbench.models.base import Model
     from physbench.protocols.base import Answer
+    from physbench.report.registry import SuiteReport
 
 
 def stratified(items: list["Item"], limit: int) -> list["Item"]:
@@ -42,6 +43,13 @@ class MedphysSuite:
 
     def grade(self, item: "Item", answer: "Answer") -> "Grade":
         return grade_item(item, answer.text, answer.finish_reason)
+
+    @property
+    def report(self) -> "SuiteReport":
+        """The MedPhysBench analyses, sections, figures and viewer fields (imported when a report asks)."""
+        from physbench.suites.medphys.report import REPORT
+
+        return REPORT
 
     def oracle(self, item: "Item") -> str | None:
         """The reply of a perfect model: the reference answer in the format the prompts ask for."""

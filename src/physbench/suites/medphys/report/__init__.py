@@ -14,7 +14,7 @@ from physbench.suites.medphys.report.attribution import ModeAnswers, attribution
 from physbench.suites.medphys.report.comparator import comparator, solved_rows
 from physbench.suites.medphys.report.figures import CAPTIONS, medphys_figures
 from physbench.suites.medphys.report.formats import format_rows, quantity_rows
-from physbench.suites.medphys.report.viewer import answer_text, detail, facet_values
+from physbench.suites.medphys.report.viewer import COLUMNS, answer_text, detail, facet_values, row
 
 if TYPE_CHECKING:
     from physbench.report.loading import RunData
@@ -83,5 +83,5 @@ REPORT = SuiteReport(
     suite="medphys", analyse=analyse, lead_sections=lead_sections, sections=sections, figures=medphys_figures,
     captions=CAPTIONS, pairwise_kinds=("calculation",), same_answer=same_answer, same_answer_kinds=("calculation",),
     flagged=flagged, verdict_kinds=med.CHECK_KINDS, facets=("generator", "level"), facet_values=facet_values,
-    answer_text=answer_text, detail=detail,
+    answer_text=answer_text, columns=COLUMNS, row=row, detail=detail,
 )
