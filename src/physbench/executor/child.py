@@ -42,6 +42,7 @@ class ChildContext:
     landlock_fd: int | None = None
     namespaces: "namespaces.Prepared | None" = None
     pid_namespace: bool = False
+    shared_net: bool = False  # the warm parent already sits in empty network/IPC/UTS namespaces
     libc: Any = None
     builtins: dict[str, Any] = field(default_factory=dict)
 

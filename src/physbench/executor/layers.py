@@ -108,6 +108,9 @@ def _detect_one(layer: str, ctx: Any, disabled: set[str], tmp: str, roots: list[
     elif layer == "namespaces":
         ctx.namespaces = namespaces.Prepared(ctx.libc, pid_namespace=False, keep=tuple(roots))
         detail = "user, mount (read-only, /proc and temp dirs hidden), network, IPC and UTS namespaces"
+        if ctx.shared_net:  # network/IPC/UTS: the warm parent's own empty ones, made once
+            ctx.namespaces.flags = namespaces.CLONE_NEWUSER | namespaces.CLONE_NEWNS
+            detail += " (network, IPC, UTS shared with the warm parent, which has none)"
     else:
         if seccomp.machine() is None:
             return {"active": False, "detail": "unavailable: no syscall table for this machine", "blocks": []}

@@ -20,7 +20,7 @@ CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x20000, 0x4000000, 0x8000000
 CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x10000000, 0x20000000, 0x40000000
 CHILD_FLAGS = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS
 # covered by an empty read-only tmpfs in the child's mount namespace (missing ones are skipped)
-HIDDEN = ("/proc", "/sys", "/tmp", "/var/tmp", "/dev/shm", "/run", "/home", "/mnt", "/media", "/srv")
+HIDDEN = ("/proc", "/sys", "/tmp", "/var/tmp", "/dev/shm", "/run", "/home")
 _MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC = 1, 2, 4, 8
 
 _MOUNT_SETATTR = {"x86_64": 442, "aarch64": 442}
@@ -45,6 +45,7 @@ class Prepared:
 
     def __init__(self, libc: Any, pid_namespace: bool, keep: tuple[str, ...] = ()) -> None:
         self.libc = libc
+        self.flags = CHILD_FLAGS
         # not noexec: the interpreter still maps shared libraries of lazily imported modules
         self.attr = _MountAttr(_MOUNT_ATTR_RDONLY | _MOUNT_ATTR_NOSUID | _MOUNT_ATTR_NODEV, 0, 0, 0)
         self.mount_setattr = _MOUNT_SETATTR.get(os.uname().machine, 442)
@@ -69,12 +70,19 @@ class Prepared:
 
     def enter(self) -> None:
         """In the child: new user/mount/net/IPC/UTS namespaces, hidden /proc and temp dirs, read-only mounts."""
-        _check(self.libc.unshare(CHILD_FLAGS), "unshare(user, mount, net, ipc, uts)")
+        _check(self.libc.unshare(self.flags), "unshare(user, mount, net, ipc, uts)")
         flags = _MS_RDONLY | _MS_NOSUID | _MS_NODEV | _MS_NOEXEC  # the covers hold nothing to map
         for path in self.hidden:
             _check(self.libc.mount(b"none", path, b"tmpfs", flags, b"size=4k,mode=555"), f"mount tmpfs on {path!r}")
         _check(self.libc.syscall(self.mount_setattr, _AT_FDCWD, b"/", _AT_RECURSIVE, ctypes.byref(self.attr),
                                  ctypes.sizeof(self.attr)), "mount_setattr(read-only)")
+
+
+def isolate_parent(libc: Any) -> bool:
+    """Move the warm parent itself into new network, IPC and UTS namespaces (it needs none of
+    them: it talks over pipes) when it may, so each child need not pay for creating a network
+    namespace; children share that empty one in turn (none outlives its job). Root only."""
+    return os.geteuid() == 0 and libc.unshare(CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS) == 0
 
 
 def become_subreaper(libc: Any) -> bool:

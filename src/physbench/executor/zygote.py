@@ -46,6 +46,8 @@ class Zygote:
         self.ctx = child.ChildContext(policy=policy, proxies=self.proxy_map, importer=importer, libc=libc)
         self.ctx.builtins = child.safe_builtins(importer)
         self.subreaper = namespaces.become_subreaper(libc)
+        # the probes below then see exactly what programs get
+        self.ctx.shared_net = "namespaces" not in disabled and namespaces.isolate_parent(libc)
         self.layers = layers.detect(self.ctx, disabled, policy)
         self.forker = namespaces.Prepared(libc, pid_namespace=True) if self.ctx.pid_namespace else None
         for key in [k for k in os.environ if k != "TZ"]:  # children inherit only TZ=UTC
