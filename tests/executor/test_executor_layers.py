@@ -81,3 +81,21 @@ def test_contained_without_kernel_layers(monkeypatch, tmp_path):
             assert ex.run(source, limits=Limits(wall_s=2)).status == status
         assert ex.run("def solve():\n    return 6 * 7\n").value == 42
     assert list(tmp_path.iterdir()) == []
+
+
+def test_landlock_read_roots_are_narrow():
+    """The program may read the standard library and the policy's packages, not the virtual
+    environment as a whole nor the project's source tree."""
+    import sys
+    from pathlib import Path
+
+    from physbench.executor.layers import read_roots
+
+    import numpy  # noqa: F401  (read_roots lists the packages that are loaded)
+
+    roots = read_roots("scientific")
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    assert not any(src.startswith(r) or r.startswith(src) for r in roots), roots
+    assert sys.prefix not in roots or sys.prefix == sys.base_prefix
+    assert any(r.endswith("numpy") for r in roots)
+    assert not any(r.endswith("numpy") for r in read_roots("strict"))
