@@ -44,7 +44,9 @@ _BOOT = ("import sys; sys.path[0:1] = [sys.argv[1]]; del sys.argv[1]; "
 
 
 class ExecutorError(RuntimeError):
-    """The sandbox itself failed (a worker would not start or kept dying), not the program."""
+    """The sandbox itself cannot serve: a required isolation layer is missing (the pool refuses
+    to start), a worker would not start, or the Executor is closed. A program that breaks its
+    worker gets an ExecResult (status "raised"), never this exception."""
 
 
 class _Worker:
