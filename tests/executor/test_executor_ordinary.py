@@ -211,6 +211,9 @@ BENIGN_SCIENTIFIC = {
     # the false refusals of issue 14, and common model-written calls (002_* section 3.2 answers)
     "nsolve": ("import sympy as sp\ndef solve():\n    x = sp.Symbol('x')\n"
                "    return round(float(sp.nsolve(sp.cos(x) - x, x, 0.5)), 9)\n", 0.739085133),
+    "nsolve_system": ("import sympy as sp\ndef solve():\n    x, y = sp.symbols('x y')\n"
+                      "    r = sp.nsolve([x**2 + y**2 - 4, x - y], [x, y], [1, 1])\n"
+                      "    return [round(float(v), 9) for v in r]\n", [1.414213562, 1.414213562]),
     "dct_type_keyword": ("import numpy as np\nimport scipy.fft\ndef solve():\n"
                          "    return round(float(scipy.fft.dct(np.arange(4.0), type=2)[0]), 9)\n", 12.0),
     "locals_keyword": ("import sympy as sp\ndef solve():\n"
