@@ -105,3 +105,4 @@ def test_secret_is_not_in_the_sandbox_environment(strict_ex, secret):
         assert secret.encode() not in environ
         assert SECRET_NAME.encode() not in environ
     assert os.environ[SECRET_NAME] == secret
+

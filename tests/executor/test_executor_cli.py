@@ -57,3 +57,31 @@ def test_layers_command_json():
     assert r.returncode == 0
     layers = json.loads(r.stdout)
     assert layers["static_checks"]["active"] is True and "seccomp" in layers
+
+
+def test_json_is_strict_and_text_escapes_terminal_controls(tmp_path):
+    prog = tmp_path / "p.py"
+    prog.write_text('def solve():\n    print("\\x1b]0;pwned\\x07\\x1b[2J\\u202e")\n'
+                    '    return [float("nan"), float("-inf")]\n')
+    r = _cli("run", str(prog), "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout, parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))
+    assert out["value"] == ["NaN", "-Infinity"]
+    r = _cli("run", str(prog))
+    assert "\x1b" not in r.stdout and "\x07" not in r.stdout and "\u202e" not in r.stdout
+    assert "\\x1b]0;pwned" in r.stdout
+
+
+def test_missing_layer_is_one_line_exit_2_unless_insecure(tmp_path):
+    import os
+
+    prog = tmp_path / "p.py"
+    prog.write_text("def solve():\n    return 1\n")
+    env = dict(os.environ, PHYSBENCH_SANDBOX_DISABLE="landlock")
+    r = subprocess.run([sys.executable, "-m", "physbench", "sandbox", "run", str(prog)], capture_output=True,
+                       text=True, timeout=120, env=env)
+    assert r.returncode == 2 and r.stdout == ""
+    assert len(r.stderr.strip().splitlines()) == 1 and "landlock" in r.stderr and "Traceback" not in r.stderr
+    r = subprocess.run([sys.executable, "-m", "physbench", "sandbox", "run", str(prog), "--json",
+                        "--insecure-allow-missing-layers"], capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 0 and json.loads(r.stdout)["value"] == 1

@@ -205,3 +205,53 @@ def solve():
     assert r.status == "ok", r.error
     assert r.value[0] == pytest.approx([2.5, 1.3], rel=1e-6)
     assert r.value[1] == pytest.approx(math.exp(-2), rel=1e-6)
+
+
+BENIGN_SCIENTIFIC = {
+    # the false refusals of issue 14, and common model-written calls (002_* section 3.2 answers)
+    "nsolve": ("import sympy as sp\ndef solve():\n    x = sp.Symbol('x')\n"
+               "    return round(float(sp.nsolve(sp.cos(x) - x, x, 0.5)), 9)\n", 0.739085133),
+    "nsolve_system": ("import sympy as sp\ndef solve():\n    x, y = sp.symbols('x y')\n"
+                      "    r = sp.nsolve([x**2 + y**2 - 4, x - y], [x, y], [1, 1])\n"
+                      "    return [round(float(v), 9) for v in r]\n", [1.414213562, 1.414213562]),
+    "dct_type_keyword": ("import numpy as np\nimport scipy.fft\ndef solve():\n"
+                         "    return round(float(scipy.fft.dct(np.arange(4.0), type=2)[0]), 9)\n", 12.0),
+    "locals_keyword": ("import sympy as sp\ndef solve():\n"
+                       "    return str(sp.sympify('a + b', locals={'a': sp.Symbol('q')}))\n", "b + q"),
+    "frozen_distribution": ("from scipy import stats\ndef solve():\n"
+                            "    return round(float(stats.norm(1, 2).pdf(1.0)), 9)\n", 0.19947114),
+    "simplify_integrate_series": ("import sympy as sp\ndef solve():\n    x = sp.symbols('x', real=True)\n"
+                                  "    e = sp.sin(x)**2 + sp.cos(x)**2 + sp.integrate(x**2, x)\n"
+                                  "    return str(sp.simplify(e + sp.series(sp.exp(x), x, 0, 2).removeO()))\n",
+                                  "x**3/3 + x + 2"),
+    "matrix_eigenvals": ("import sympy as sp\ndef solve():\n    a, b = sp.symbols('a b', positive=True)\n"
+                         "    return sorted(str(k) for k in sp.Matrix([[a, b], [b, a]]).eigenvals())\n",
+                         ["a + b", "a - b"]),
+    "eigh": ("import numpy as np\ndef solve():\n"
+             "    return np.linalg.eigh(np.array([[2.0, 1.0], [1.0, 2.0]]))[0].round(9).tolist()\n", [1.0, 3.0]),
+    "quad": ("import numpy as np\nfrom scipy.integrate import quad\ndef solve():\n"
+             "    return round(quad(lambda t: np.exp(-t * t), -np.inf, np.inf)[0] ** 2, 9)\n", 3.141592654),
+    "brentq": ("from scipy.optimize import brentq\ndef solve():\n"
+               "    return round(brentq(lambda t: t ** 3 - 8, 0, 3), 9)\n", 2.0),
+    "special": ("from scipy import special\ndef solve():\n    return round(float(special.gamma(0.5)) ** 2, 9)\n",
+                3.141592654),
+    "complex_numbers": ("import cmath\nimport numpy as np\ndef solve():\n    z = 3 + 4j\n"
+                        "    return abs(z), z.conjugate(), cmath.sqrt(-4), complex(np.exp(1j * np.pi).round(9))\n",
+                        (5.0, 3 - 4j, 2j, -1 + 0j)),
+    "lambdify_numpy": ("import numpy as np\nimport sympy as sp\ndef solve():\n    x = sp.Symbol('x')\n"
+                       "    f = sp.lambdify(x, x ** 2 + sp.sin(x) * 0, 'numpy')\n"
+                       "    return f(np.array([1.0, 2.0])).tolist()\n", [1.0, 4.0]),
+    "curve_fit": ("import numpy as np\nfrom scipy.optimize import curve_fit\ndef solve():\n"
+                  "    t = np.linspace(0, 1, 20)\n    p, _ = curve_fit(lambda s, a, b: a * s + b, t, 3 * t + 1)\n"
+                  "    return [round(float(v), 6) for v in p]\n", [3.0, 1.0]),
+    "kwargs_unpacking": ("import sympy as sp\ndef solve():\n    opts = {'real': True}\n"
+                         "    x = sp.Symbol('x', **opts)\n    return bool(x.is_real)\n", True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BENIGN_SCIENTIFIC))
+def test_common_scientific_calls_are_not_refused(scientific_ex, name):
+    source, expected = BENIGN_SCIENTIFIC[name]
+    r = scientific_ex.run(source)
+    assert r.status == "ok", r.error
+    assert r.value == expected

@@ -160,3 +160,73 @@ def test_run_limits_overlay_the_executor_limits():
         assert ex.run(loop, limits=Limits(max_lines=1000)).status == "ok"
         with pytest.raises(ValueError):
             ex.run(loop, args=(object(),))
+
+
+def test_a_batch_with_hostile_programs_returns_every_other_result(strict_ex):
+    """One bad program never costs the others: hostile jobs fail alone, in input order."""
+    hostile = ["def solve(i):\n    while True:\n        pass\n",
+               "import os\ndef solve(i):\n    os.setpgid(0, 0)\n",
+               "def solve(i):\n    return [0] * 10 ** 9\n",
+               "def solve(i):\n    print('x' * 10 ** 7)\n"]
+    jobs = [(hostile[i % 4], (i,)) if i % 3 == 0 else ("def solve(i):\n    return i * 2\n", (i,)) for i in range(18)]
+    results = strict_ex.map(jobs, limits=Limits(wall_s=2.0))
+    assert len(results) == 18
+    for i, r in enumerate(results):
+        if i % 3:
+            assert (r.status, r.value) == ("ok", i * 2), (i, r)
+        else:
+            assert r.status != "ok", (i, r)
+
+
+def test_a_program_that_lingers_after_replying_does_not_delay_the_next():
+    """The job is killed the moment its reply is in, so the next program starts at once."""
+    with Executor("strict", workers=1) as ex:
+        ex.run("def solve():\n    return 1\n")
+        start = time.monotonic()
+        for _ in range(5):
+            assert ex.run("def solve():\n    return 1\n", limits=Limits(wall_s=5)).ok
+        assert time.monotonic() - start < 3.0
+
+
+def test_the_warm_parent_holds_no_previous_request():
+    """The zygote moves requests and replies with splice: after a job, neither the source nor
+    the arguments nor the printed output of that program is anywhere in its memory (where the
+    next program's process would inherit it)."""
+    marker = "req-" + os.urandom(8).hex()
+    with Executor("strict", workers=1) as ex:
+        (zygote,) = ex.worker_pids()
+        src = f"def solve(s):\n    print(s + '-out')\n    return s + '-{marker[:6]}'\n"
+        assert ex.run(src, args=(marker,)).ok
+        ex.run("def solve():\n    return 0\n")  # the next spare has been forked since
+        try:
+            memory = _readable_memory(zygote)
+        except PermissionError:
+            pytest.skip("cannot read the zygote's memory on this host")
+    assert marker.encode() not in memory
+
+
+def _readable_memory(pid: int) -> bytes:
+    chunks = []
+    with open(f"/proc/{pid}/maps") as maps, open(f"/proc/{pid}/mem", "rb", 0) as mem:
+        for line in maps:
+            addr, perms = line.split()[:2]
+            if "r" not in perms or "[vvar" in line or "[vsyscall" in line:
+                continue
+            lo, hi = (int(x, 16) for x in addr.split("-"))
+            try:
+                mem.seek(lo)
+                chunks.append(mem.read(hi - lo))
+            except OSError:
+                continue
+    return b"".join(chunks)
+
+
+def test_cleanup_never_raises_when_the_job_is_already_gone():
+    from physbench.executor.zygote import _reap, kill_job
+
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    os.waitpid(pid, 0)
+    kill_job(pid)  # no such process, no such group: no ProcessLookupError
+    assert _reap(pid) == (None, 0)

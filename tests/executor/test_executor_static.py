@@ -93,3 +93,34 @@ def test_instrumentation_counts_statements_comprehensions_and_lambdas():
     names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
     assert {"__pb_line", "__pb_step", "__pb_value"} <= names
     compile(tree, "<program>", "exec")
+
+
+def test_keyword_names_are_parameters_not_lookups():
+    from physbench.executor import check_source
+
+    assert check_source("import scipy.fft\nx = scipy.fft.dct([1.0], type=2, norm=None)\n", "scientific") == []
+    assert check_source("f = dict(locals=1, eval=2, type=3)\n") == []
+    assert check_source("f = dict(__dict__=1)\n")
+    assert check_source("def f(type=1):\n    return type\n")  # a parameter binds the name: refused
+
+
+def test_match_class_keyword_patterns_follow_attribute_rules():
+    from physbench.executor import check_source
+
+    assert check_source('match "x":\n    case str(format=f):\n        pass\n')
+    assert check_source("match 1:\n    case object(tb_frame=f):\n        pass\n")
+    assert check_source("match 1:\n    case int(real=r):\n        pass\n") == []
+
+
+def test_audit_hook_reads_no_global_state():
+    """Rebinding the audit module's tables cannot switch the hook off: it reads only its own
+    default arguments (rewriting those is itself refused by the hook)."""
+    import dis
+
+    from physbench.executor import audit
+
+    ops = {i.opname for i in dis.get_instructions(audit._hook)}
+    assert not ops & {"LOAD_GLOBAL", "LOAD_NAME", "LOAD_DEREF", "LOAD_CLASSDEREF"}, ops
+    assert audit._hook.__closure__ is None
+    for value in audit._hook.__defaults__:
+        assert isinstance(value, (frozenset, tuple, int, type, type(len))), value

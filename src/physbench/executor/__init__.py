@@ -5,10 +5,12 @@
     with Executor("scientific", workers=2) as ex:
         results = ex.map(sources)
 
-Layers, outermost first: static AST policy, proxy modules and a builtins allow-list, an audit
-hook, a compiled-in line counter, a process forked per program from a warm parent with rlimits
-and a wall-clock kill of its process group, and (where the kernel allows) seccomp and Landlock.
-`Executor(...).layers` says which are active on this host.
+Layers, outermost first: static AST policy, proxy modules and a builtins allow-list, run-time
+guards on the scientific libraries, an audit hook, a compiled-in line counter, a process forked
+per program from a warm parent with rlimits and a wall-clock kill of the whole job, and the
+kernel layers (namespaces, seccomp, Landlock). The pool fails closed: it refuses to start when a
+kernel layer the policy requires is missing, unless `allow_missing_layers=` says otherwise.
+`Executor(...).layers` says which are active on this host; docs/security.md is the threat model.
 
 Names are loaded on first use, so the warm parent (which imports this package's modules)
 does not carry the caller-side pool machinery into every fork.

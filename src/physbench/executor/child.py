@@ -19,12 +19,11 @@ import os
 import resource
 import signal
 import sys
-import traceback
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, NoReturn
 
-from physbench.executor import audit, instrument, landlock, seccomp, values
+from physbench.executor import audit, instrument, landlock, namespaces, seccomp, values, wire
 from physbench.executor.policy import SAFE_BUILTINS
 from physbench.executor.static import check_tree
 
@@ -41,6 +40,9 @@ class ChildContext:
     importer: Callable[..., ModuleType]
     seccomp: "seccomp.Prepared | None" = None
     landlock_fd: int | None = None
+    namespaces: "namespaces.Prepared | None" = None
+    pid_namespace: bool = False
+    shared_net: bool = False  # the warm parent already sits in empty network/IPC/UTS namespaces
     libc: Any = None
     builtins: dict[str, Any] = field(default_factory=dict)
 
@@ -54,12 +56,22 @@ def safe_builtins(importer: Callable[..., ModuleType]) -> dict[str, Any]:
     return table
 
 
+def checked_kwargs(mapping: Any) -> dict[str, Any]:
+    """`f(**mapping)` in a program: every key must be a name the static check would accept."""
+    out = dict(mapping)
+    for key in out:
+        if type(key) is not str or key.startswith("_"):
+            raise TypeError(f"keyword argument {key!r} is not allowed (names starting with '_' are refused)")
+    return out
+
+
 class _Reporter:
     """Writes the single reply and ends the process; used from anywhere in the run."""
 
     def __init__(self, fd: int, output: "_Output | None" = None) -> None:
         self.fd = fd
         self.output = output
+        self.last_line = 0
 
     def finish(self, status: str, error: str | None = None, value_text: str = "null") -> NoReturn:
         out = self.output.text() if self.output else ""
@@ -69,8 +81,7 @@ class _Reporter:
             usage.ru_maxrss / 1024.0, value_text)
         data = msg.encode("utf-8", "replace")
         try:
-            while data:
-                data = data[os.write(self.fd, data):]
+            wire.write_all(self.fd, wire.HEADER.pack(len(data)) + data)
             os.close(self.fd)
         except OSError:
             pass
@@ -110,14 +121,16 @@ def serve(ctx: ChildContext, request_fd: int, reply_fd: int) -> NoReturn:
     setup_error = None
     try:
         _lock_down_process(ctx, request_fd, reply_fd)
+        if ctx.namespaces is not None:  # before Landlock, which forbids mounting
+            ctx.namespaces.enter()
         if ctx.landlock_fd is not None:
             landlock.restrict_self(ctx.landlock_fd, ctx.libc)
             os.close(ctx.landlock_fd)
         if ctx.seccomp is not None:
             ctx.seccomp.load(os.getpid())
-        audit.install()
     except BaseException as exc:  # fail closed: report it, never run a program with a layer missing
         setup_error = f"sandbox setup failed: {type(exc).__name__}: {exc}"
+    ctx.libc = None  # nothing after this point calls C directly
     request = _read_request(request_fd)
     if request is None:  # the parent gave up on this spare
         os._exit(0)
@@ -130,6 +143,10 @@ def serve(ctx: ChildContext, request_fd: int, reply_fd: int) -> NoReturn:
         reporter.finish("rejected", str(exc))
     except MemoryError:
         reporter.finish("memory", "out of memory while compiling the program")
+    try:
+        audit.install()  # after our one compile: from here on nothing compiles source
+    except BaseException as exc:
+        reporter.finish("raised", f"sandbox setup failed: {type(exc).__name__}: {exc}")
     output = _Output(limits["max_output_chars"], reporter)
     reporter.output = output
     sys.stdout = sys.stderr = output  # type: ignore[assignment]
@@ -158,19 +175,17 @@ def _lock_down_process(ctx: ChildContext, request_fd: int, reply_fd: int) -> Non
 
 
 def _read_request(fd: int) -> dict[str, Any] | None:
-    chunks = []
-    while True:
-        try:
-            data = os.read(fd, 1 << 16)
-        except OSError:
-            return None
-        if not data:
-            break
-        chunks.append(data)
-    os.close(fd)
-    if not chunks:
+    """Control header (limits) from the warm parent, then the caller's payload (source, args)."""
+    try:
+        control = json.loads(wire.read_frame(fd))
+        payload = json.loads(wire.read_exact(fd, int(control["payload"])))
+    except (wire.WireError, OSError, ValueError, KeyError, TypeError):
         return None
-    return json.loads(b"".join(chunks))
+    os.close(fd)
+    if not isinstance(payload, dict):
+        return None
+    payload["limits"] = control["limits"]
+    return payload
 
 
 class _Rejected(Exception):
@@ -183,8 +198,7 @@ def _compile(source: Any, policy: str, limits: dict[str, Any]) -> Any:
     if len(source) > limits["max_source_chars"]:
         raise _Rejected(f"program is {len(source)} characters; the limit is {limits['max_source_chars']}")
     try:
-        with audit.allow_compile():
-            tree = ast.parse(source, filename="<program>", mode="exec")
+        tree = ast.parse(source, filename="<program>", mode="exec")
     except SyntaxError as exc:
         raise _Rejected(f"line {exc.lineno or 0}: SyntaxError: {exc.msg}") from None
     except (ValueError, RecursionError) as exc:
@@ -193,8 +207,7 @@ def _compile(source: Any, policy: str, limits: dict[str, Any]) -> Any:
     if problems:
         raise _Rejected("; ".join(problems[:5]))
     try:
-        with audit.allow_compile():
-            return compile(instrument.instrument(tree), "<program>", "exec", dont_inherit=True)
+        return compile(instrument.instrument(tree), "<program>", "exec", dont_inherit=True)
     except (SyntaxError, ValueError, RecursionError) as exc:
         raise _Rejected(f"program cannot be compiled: {type(exc).__name__}: {str(exc)[:200]}") from None
 
@@ -203,9 +216,11 @@ def _namespace(ctx: ChildContext, limits: dict[str, Any], reporter: _Reporter) -
     cap = int(limits["max_lines"])
     count = 0
 
-    def line() -> None:
+    def line(lineno: int = 0) -> None:
         nonlocal count
         count += 1
+        if lineno:
+            reporter.last_line = lineno
         if count > cap:
             reporter.finish("line_limit", f"the program executed more than {cap} lines")
 
@@ -218,7 +233,8 @@ def _namespace(ctx: ChildContext, limits: dict[str, Any], reporter: _Reporter) -
         return v
 
     table = dict(ctx.builtins)
-    table.update({instrument.LINE: line, instrument.STEP: step, instrument.VALUE: value})
+    table.update({instrument.LINE: line, instrument.STEP: step, instrument.VALUE: value,
+                  instrument.KWARGS: checked_kwargs})
     return {"__builtins__": table, "__name__": "program"}
 
 
@@ -237,7 +253,7 @@ def _execute(code: Any, namespace: dict[str, Any], request: dict[str, Any], limi
     except MemoryError:
         reporter.finish("memory", f"the program ran out of memory ({limits['memory_mb']} MB cap)")
     except BaseException as exc:
-        reporter.finish("raised", describe_exception(exc))
+        reporter.finish("raised", describe_exception(exc, reporter.last_line))
     try:
         text = values.encode(result, int(limits["max_value_chars"]))
     except values.BadValue as exc:
@@ -245,19 +261,13 @@ def _execute(code: Any, namespace: dict[str, Any], request: dict[str, Any], limi
     except MemoryError:
         reporter.finish("memory", "out of memory while converting the returned value")
     except BaseException as exc:
-        reporter.finish("bad_return", f"returned value cannot be converted: {describe_exception(exc)}")
+        reporter.finish("bad_return", f"returned value cannot be converted: {describe_exception(exc, 0)}")
     reporter.finish("ok", None, text)
 
 
-def describe_exception(exc: BaseException) -> str:
-    """'line N: TypeName: message' with N the deepest line of the program in the traceback."""
-    line = None
-    try:
-        for frame, lineno in traceback.walk_tb(exc.__traceback__):
-            if frame.f_code.co_filename == "<program>":
-                line = lineno
-    except Exception:
-        pass
+def describe_exception(exc: BaseException, line: int) -> str:
+    """'line N: TypeName: message' with N the program's last line started (tracebacks are not
+    walked: the audit hook refuses frame access to everyone in this process, us included)."""
     try:
         message = str(exc)
     except Exception:

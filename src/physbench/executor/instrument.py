@@ -1,7 +1,9 @@
 """Executed-line counting compiled into the program itself.
 
-Before every statement, and on every comprehension step and lambda call, the program calls a
-counter that ends the run once the cap is passed. The counter's name starts with an underscore,
+Before every statement (passing its line number), and on every comprehension step and lambda
+call, the program calls a counter that ends the run once the cap is passed. Every `f(**m)` is
+rewritten to `f(**__pb_kwargs(m))`, which refuses keys that are not strings or start with '_'
+(a written keyword such as `__dict__=` is already refused by the static check). The counter's name starts with an underscore,
 which the static check forbids in programs, so a program can neither call, rebind nor disable it;
 library code runs uncounted and at full speed (unlike a global trace function).
 """
@@ -13,6 +15,7 @@ import ast
 LINE = "__pb_line"    # statement counter: __pb_line()
 STEP = "__pb_step"    # comprehension filter that counts and returns True
 VALUE = "__pb_value"  # lambda body wrapper that counts and returns its argument
+KWARGS = "__pb_kwargs"  # f(**m): returns m as a dict after checking every key is a public name
 
 _BODY_FIELDS = ("body", "orelse", "finalbody")
 
@@ -24,6 +27,8 @@ def instrument(tree: ast.Module) -> ast.Module:
 
 
 def _call(name: str, node: ast.AST, *args: ast.expr) -> ast.Call:
+    if name == LINE:  # the statement's line: the program's last line when it raises
+        args = (ast.Constant(getattr(node, "lineno", 0)),)
     call = ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=list(args), keywords=[])
     return ast.copy_location(call, node)
 
@@ -44,6 +49,14 @@ class _Counter(ast.NodeTransformer):
     def visit_comprehension(self, node: ast.comprehension) -> ast.comprehension:
         self.generic_visit(node)
         node.ifs.append(_call(STEP, node.iter))
+        return node
+
+    def visit_Call(self, node: ast.Call) -> ast.Call:
+        # f(**mapping): keyword names chosen at run time pass the same check as written ones
+        self.generic_visit(node)
+        for kw in node.keywords:
+            if kw.arg is None:
+                kw.value = _call(KWARGS, kw.value, kw.value)
         return node
 
     def visit_Lambda(self, node: ast.Lambda) -> ast.Lambda:

@@ -1,34 +1,58 @@
-"""Which isolation layers this host supports, verified by trying them.
+"""Which isolation layers this host supports, verified by trying them, and which are required.
 
-At start-up the warm parent forks one probe process per kernel layer (seccomp, Landlock). Each
-installs only its layer and then attempts what the layer must stop: write a file, read a file
-outside the interpreter's directories, open a socket and connect, fork, exec, signal the parent.
-A layer is reported active only if it installed; `blocks` lists what it was seen to stop.
-Programs then run with every active layer; the Python-level layers are always on.
+At start-up the warm parent forks one probe process per kernel layer (namespaces, seccomp,
+Landlock). Each installs only its layer and then attempts what the layer must stop: write a
+file, read a file outside the interpreter's directories, connect a socket, fork, exec, signal the
+parent. A layer is reported active only if it installed; `blocks` lists what it was seen to stop.
+Every policy relies on REQUIRED layers: when one is missing the pool refuses to run programs
+unless the caller explicitly allowed it (`Executor(..., allow_missing_layers=...)`).
+`PHYSBENCH_SANDBOX_DISABLE=seccomp,landlock,namespaces,pid_namespace` simulates missing layers.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
 import sys
+import sysconfig
 import tempfile
 from typing import Any
 
-from physbench.executor import landlock, seccomp
+from physbench.executor import landlock, namespaces, seccomp
 
-KERNEL_LAYERS = ("seccomp", "landlock")
+KERNEL_LAYERS = ("namespaces", "pid_namespace", "seccomp", "landlock")
+# the layers a policy relies on: without them a Python-level escape would reach the host
+REQUIRED = {"strict": ("namespaces", "seccomp", "landlock"),
+            "scientific": ("namespaces", "seccomp", "landlock")}
 EXPECTED_BLOCKS = {
-    "seccomp": ("write_file", "socket", "fork", "exec", "signal_parent"),
-    "landlock": ("write_file", "read_outside", "exec"),
+    "namespaces": ("write_file", "socket", "read_proc"),
+    "pid_namespace": (),
+    "seccomp": ("write_file", "socket", "fork", "exec", "signal_parent", "setpgid"),
+    "landlock": ("write_file", "read_outside", "exec", "read_proc"),
 }
+_BLOCKED_ERRNOS = {errno.EPERM, errno.EACCES, errno.EROFS, errno.ENETUNREACH, errno.EHOSTUNREACH,
+                   errno.EAFNOSUPPORT, errno.ESRCH, errno.ENOENT}
+_SCIENTIFIC_PACKAGES = ("numpy", "scipy", "sympy", "mpmath")
 
 
-def read_roots() -> list[str]:
-    """Directories (and a few files) the interpreter may need to read after the fork."""
-    roots = {os.path.realpath(p) for p in sys.path if p and os.path.isdir(p)}
-    roots |= {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+def read_roots(policy: str = "scientific") -> list[str]:
+    """What a program's process may read: the standard library, the policy's packages, shared
+    libraries and time zones. Not the virtual environment as a whole, not the project tree."""
+    paths = sysconfig.get_paths()
+    roots = {os.path.realpath(paths[k]) for k in ("stdlib", "platstdlib") if k in paths}
+    roots |= {os.path.realpath(p) for p in sys.path if p.endswith("lib-dynload") and os.path.isdir(p)}
+    if policy == "scientific":
+        for name in _SCIENTIFIC_PACKAGES:
+            module = sys.modules.get(name)
+            if module is None or not getattr(module, "__file__", None):
+                continue
+            pkg = os.path.dirname(os.path.realpath(module.__file__))
+            roots.add(pkg)
+            libs = pkg + ".libs"  # vendored shared libraries of manylinux wheels
+            if os.path.isdir(libs):
+                roots.add(libs)
     for extra in ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib", "/etc/ld.so.cache",
                   "/usr/share/zoneinfo", "/etc/localtime"):
         if os.path.exists(extra):
@@ -36,37 +60,57 @@ def read_roots() -> list[str]:
     return sorted(roots)
 
 
-def detect(ctx: Any, disabled: set[str]) -> dict[str, Any]:
+def detect(ctx: Any, disabled: set[str], policy: str = "strict") -> dict[str, Any]:
     """Probe the kernel layers, record them in `ctx`, and describe every layer."""
     report: dict[str, Any] = {
         "static_checks": {"active": True, "detail": "AST policy: names, attributes, imports, syntax"},
         "proxy_modules": {"active": True, "detail": "imports return allow-listed proxies only"},
         "builtins_allowlist": {"active": True, "detail": "no reflection, dynamic code or I/O builtins"},
-        "audit_hook": {"active": True, "detail": "refuses compile, writes, processes, sockets, ctypes"},
+        "runtime_guards": {"active": True, "detail": "keyword-name checks, library gadget guards"},
+        "audit_hook": {"active": True, "detail": "refuses compile, frames, writes, processes, sockets, ctypes"},
         "line_cap": {"active": True, "detail": "counter compiled into the program"},
         "rlimits": {"active": True, "detail": "address space, CPU, core 0, file size 0, files, processes"},
-        "wall_clock_kill": {"active": True, "detail": "SIGKILL to the program's process group"},
+        "wall_clock_kill": {"active": True, "detail": "SIGKILL to the program's process and group"},
     }
+    roots = read_roots(policy)
     tmp = tempfile.mkdtemp(prefix="physbench-probe-")
     try:
         with open(os.path.join(tmp, "outside.txt"), "w") as f:
             f.write("probe")
         for layer in KERNEL_LAYERS:
-            report[layer] = _detect_one(layer, ctx, disabled, tmp)
+            report[layer] = _detect_one(layer, ctx, disabled, tmp, roots)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return report
 
 
-def _detect_one(layer: str, ctx: Any, disabled: set[str], tmp: str) -> dict[str, Any]:
+def missing(report: dict[str, Any], policy: str) -> list[str]:
+    """The required layers of `policy` that are not active, each as 'name (why)'."""
+    return [f"{name} ({report.get(name, {}).get('detail', 'not probed')})" for name in REQUIRED[policy]
+            if not report.get(name, {}).get("active")]
+
+
+def _detect_one(layer: str, ctx: Any, disabled: set[str], tmp: str, roots: list[str]) -> dict[str, Any]:
     if layer in disabled:
         return {"active": False, "detail": "disabled by PHYSBENCH_SANDBOX_DISABLE", "blocks": []}
+    if layer == "pid_namespace":
+        why = namespaces.probe_pid_namespace(ctx.libc)
+        if why:
+            return {"active": False, "detail": f"unavailable: {why}", "blocks": []}
+        ctx.pid_namespace = True
+        return {"active": True, "detail": "each program is PID 1 of a new PID namespace", "blocks": []}
     if layer == "landlock":
         try:
-            ctx.landlock_fd, abi = landlock.build_ruleset(read_roots())
+            ctx.landlock_fd, abi = landlock.build_ruleset(roots)
         except OSError as exc:
             return {"active": False, "detail": f"unavailable: {exc}", "blocks": []}
-        detail = f"ABI {abi}: read-only beneath the interpreter's directories"
+        detail = f"ABI {abi}: read-only beneath {len(roots)} roots (stdlib, policy packages, shared libraries)"
+    elif layer == "namespaces":
+        ctx.namespaces = namespaces.Prepared(ctx.libc, pid_namespace=False, keep=tuple(roots))
+        detail = "user, mount (read-only, /proc and temp dirs hidden), network, IPC and UTS namespaces"
+        if ctx.shared_net:  # network/IPC/UTS: the warm parent's own empty ones, made once
+            ctx.namespaces.flags = namespaces.CLONE_NEWUSER | namespaces.CLONE_NEWNS
+            detail += " (network, IPC, UTS shared with the warm parent, which has none)"
     else:
         if seccomp.machine() is None:
             return {"active": False, "detail": "unavailable: no syscall table for this machine", "blocks": []}
@@ -76,13 +120,15 @@ def _detect_one(layer: str, ctx: Any, disabled: set[str], tmp: str) -> dict[str,
         if layer == "landlock" and ctx.landlock_fd is not None:
             os.close(ctx.landlock_fd)
             ctx.landlock_fd = None
+        if layer == "namespaces":
+            ctx.namespaces = None
         return {"active": False, "detail": f"unavailable: {outcome.get('error', 'probe failed')}", "blocks": []}
     if layer == "seccomp":
         ctx.seccomp = seccomp.Prepared(ctx.libc)
     blocks = sorted(k for k, v in outcome.items() if v == "blocked")
-    missing = [b for b in EXPECTED_BLOCKS[layer] if b not in blocks]
-    if missing:
-        detail += f"; did not stop: {', '.join(missing)}"
+    lacking = [b for b in EXPECTED_BLOCKS[layer] if b not in blocks]
+    if lacking:
+        detail += f"; did not stop: {', '.join(lacking)}"
     return {"active": True, "detail": detail, "blocks": blocks}
 
 
@@ -126,6 +172,8 @@ def _probe_child(layer: str, ctx: Any, tmp: str, wfd: int) -> None:
     try:
         if layer == "seccomp":
             seccomp.install(os.getpid())
+        elif layer == "namespaces":
+            ctx.namespaces.enter()
         else:
             landlock.restrict_self(ctx.landlock_fd)
     except OSError as exc:
@@ -137,13 +185,12 @@ def _probe_child(layer: str, ctx: Any, tmp: str, wfd: int) -> None:
         try:
             action()
             say(key, "allowed")
-        except PermissionError:
-            say(key, "blocked")
         except OSError as exc:
-            say(key, f"allowed ({exc.strerror})")
+            say(key, "blocked" if exc.errno in _BLOCKED_ERRNOS else f"allowed ({exc.strerror})")
 
     attempt("write_file", lambda: open(os.path.join(tmp, f"written-{layer}"), "w").close())
     attempt("read_outside", lambda: open(os.path.join(tmp, "outside.txt")).read())
+    attempt("read_proc", lambda: open(f"/proc/{parent}/environ", "rb").read())
 
     def connect() -> None:
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
@@ -159,5 +206,6 @@ def _probe_child(layer: str, ctx: Any, tmp: str, wfd: int) -> None:
         os.waitpid(child, 0)
 
     attempt("fork", fork)
+    attempt("setpgid", lambda: os.setpgid(0, 0))
     attempt("signal_parent", lambda: os.kill(parent, 0))
     attempt("exec", lambda: os.execv(sys.executable, [sys.executable, "-c", "pass"]))

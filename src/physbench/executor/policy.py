@@ -14,6 +14,7 @@ SCIENTIFIC_SUBMODULES = {
     "numpy": ("linalg", "fft", "random", "polynomial", "emath"),
     "scipy": ("constants", "fft", "integrate", "interpolate", "linalg", "optimize", "special", "stats"),
     "sympy": (),
+    "cmath": (),
 }
 
 
@@ -58,7 +59,7 @@ DENIED_ATTRS = frozenset({
     "format_map",
     "tofile", "dump", "dumps", "load", "loads", "save", "savez", "savez_compressed", "savetxt",
     "loadtxt", "genfromtxt", "fromfile", "fromregex", "memmap", "DataSource", "ctypes", "ctypeslib", "cffi",
-    "lambdify", "parse_expr", "preview", "init_printing", "init_session", "var",
+    "parse_expr", "preview", "init_printing", "init_session", "var",
     "sys", "os", "modules", "builtins", "environ", "getenv", "putenv", "system", "popen", "subprocess",
     "importlib", "open", "mro",
 })
@@ -73,12 +74,13 @@ SCIENTIFIC_DENIED = {
         "add_docstring", "add_newdoc", "add_newdoc_ufunc", "deprecate", "deprecate_with_doc",
         "safe_eval", "recfromcsv", "recfromtxt", "disp", "byte_bounds", "setbufsize",
     }),
+    "cmath": frozenset(),
     "scipy": frozenset({
         "LowLevelCallable", "show_config", "test", "set_backend", "set_global_backend",
         "register_backend", "skip_backend", "load_npz", "save_npz",
     }),
     "sympy": frozenset({
-        "lambdify", "init_printing", "init_session", "preview", "var", "pager_print", "print_gtk",
+        "init_printing", "init_session", "preview", "var", "pager_print", "print_gtk",
         "source", "timed", "test", "doctest", "plot", "plot_implicit", "plot_parametric", "plot3d",
         "plot3d_parametric_line", "plot3d_parametric_surface", "plot_backends", "plotting",
         "interactive", "parse_expr", "ufuncify", "autowrap", "binary_function", "rust_code",

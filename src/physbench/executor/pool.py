@@ -13,7 +13,7 @@ import json
 import os
 import queue
 import re
-import select
+import time
 import subprocess
 import sys
 import threading
@@ -22,10 +22,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from physbench.executor import values
+from physbench.executor import values, wire
 from physbench.executor.limits import POLICIES, STATUSES, ExecResult, Limits
+from physbench.executor.layers import KERNEL_LAYERS, missing
 from physbench.executor.policy import CALL_NAME_PATTERN
-from physbench.executor.zygote import read_message, write_message
 
 START_TIMEOUT_S = 120.0   # scientific imports take seconds on a busy machine
 REPLY_GRACE_S = 10.0      # beyond the wall limit, before a silent zygote counts as broken
@@ -44,7 +44,9 @@ _BOOT = ("import sys; sys.path[0:1] = [sys.argv[1]]; del sys.argv[1]; "
 
 
 class ExecutorError(RuntimeError):
-    """The sandbox itself failed (a worker would not start or kept dying), not the program."""
+    """The sandbox itself cannot serve: a required isolation layer is missing (the pool refuses
+    to start), a worker would not start, or the Executor is closed. A program that breaks its
+    worker gets an ExecResult (status "raised"), never this exception."""
 
 
 class _Worker:
@@ -53,30 +55,33 @@ class _Worker:
         self.proc = subprocess.Popen(
             [sys.executable, "-s", "-c", _BOOT, _SRC_DIR, policy, disabled],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None, env=dict(_ZYGOTE_ENV),
-            cwd="/", start_new_session=True, close_fds=True)
-        hello = self._read(START_TIMEOUT_S)
-        if not hello or not hello.get("ready"):
+            cwd="/", start_new_session=True, close_fds=True, bufsize=0)
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.in_fd, self.out_fd = self.proc.stdin.fileno(), self.proc.stdout.fileno()
+        try:
+            hello = wire.read_json(self.out_fd, time.monotonic() + START_TIMEOUT_S)
+        except (wire.WireError, ValueError, OSError):
+            hello = None
+        if not isinstance(hello, dict) or not hello.get("ready"):
             self.close()
             raise ExecutorError(f"sandbox worker failed to start: {(hello or {}).get('error', 'no reply')}")
         self.hello = hello
 
-    def _read(self, timeout: float) -> dict[str, Any] | None:
-        assert self.proc.stdout is not None
-        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
-        if not ready:
-            return None
+    def request(self, control: dict[str, Any], payload: bytes, timeout: float) -> dict[str, Any] | None:
+        """Send one program; the zygote's meta with the child's raw reply under 'reply', or None
+        when the zygote broke (died, stopped answering, broke the framing)."""
+        deadline = time.monotonic() + timeout
         try:
-            return read_message(self.proc.stdout)
-        except (ValueError, OSError):
+            body = json.dumps(dict(control, payload=len(payload)), separators=(",", ":")).encode()
+            wire.write_all(self.in_fd, wire.HEADER.pack(len(body)) + body + payload)
+            reply = wire.read_frame(self.out_fd, wire.MAX_REPLY, deadline)
+            meta = wire.read_json(self.out_fd, deadline)
+        except (wire.WireError, ValueError, OSError):
             return None
-
-    def request(self, message: dict[str, Any], timeout: float) -> dict[str, Any] | None:
-        try:
-            assert self.proc.stdin is not None
-            write_message(self.proc.stdin, message)
-        except (BrokenPipeError, OSError):
+        if not isinstance(meta, dict):
             return None
-        return self._read(timeout)
+        meta["reply"] = reply.decode("utf-8", "replace") if meta.get("replied") else None
+        return meta
 
     def alive(self) -> bool:
         return self.proc.poll() is None
@@ -85,11 +90,14 @@ class _Worker:
         if self.proc.poll() is None:
             try:
                 assert self.proc.stdin is not None
-                write_message(self.proc.stdin, {"quit": True})
+                wire.write_json(self.in_fd, {"quit": True})
                 self.proc.stdin.close()
                 self.proc.wait(timeout=2)
             except (OSError, ValueError, subprocess.TimeoutExpired):
-                self.proc.kill()
+                try:
+                    self.proc.kill()
+                except OSError:
+                    pass
                 self.proc.wait()
         for stream in (self.proc.stdin, self.proc.stdout):
             try:
@@ -102,12 +110,18 @@ class _Worker:
 class Executor:
     """A pool of `workers` warm sandboxes for one policy. Use as a context manager."""
 
-    def __init__(self, policy: str = "strict", workers: int = 2, limits: Limits | None = None) -> None:
+    def __init__(self, policy: str = "strict", workers: int = 2, limits: Limits | None = None, *,
+                 allow_missing_layers: bool | Iterable[str] = False) -> None:
+        """Start `workers` sandboxes. Fails closed: when a kernel layer the policy relies on
+        (layers.REQUIRED) is unavailable, raises ExecutorError naming it, unless
+        `allow_missing_layers` is True (any) or names that layer. Never pass it for model code
+        on a shared host; it exists for machines without the kernel features, knowingly."""
         if policy not in POLICIES:
             raise ValueError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
         if not 1 <= int(workers) <= 64:
             raise ValueError("workers must be between 1 and 64")
         self.policy = policy
+        self._allow_missing = _allowed_missing(allow_missing_layers)
         self.limits = (limits or Limits()).resolve(policy)
         self._disabled = os.environ.get("PHYSBENCH_SANDBOX_DISABLE", "")
         self._idle: queue.Queue[_Worker] = queue.Queue()
@@ -122,6 +136,12 @@ class Executor:
             raise
         for w in started:
             self._idle.put(w)
+        refused = [m for m in missing(self.layers, policy) if m.split(" ", 1)[0] not in self._allow_missing]
+        if refused:
+            self.close()
+            raise ExecutorError(f"sandbox refused to run {policy} programs: required layer "
+                                f"{'; '.join(refused)} is missing (pass allow_missing_layers=... / "
+                                f"--insecure-allow-missing-layers to run without it)")
 
     def _start_worker(self) -> _Worker:
         w = _Worker(self.policy, self._disabled)
@@ -154,15 +174,19 @@ class Executor:
             wire_args = values.encode_args(args)
         except values.BadValue as exc:
             raise ValueError(f"args cannot be sent to the sandbox: {exc}") from None
-        message = {"source": source, "call": call, "args": wire_args, "limits": lim.to_dict()}
+        payload = json.dumps({"source": source, "call": call, "args": wire_args},
+                             separators=(",", ":")).encode()
+        control = {"limits": lim.to_dict()}
         for attempt in (1, 2):
             worker = self._take()
-            reply = worker.request(message, lim.wall_s + REPLY_GRACE_S)
-            if reply is not None and "reply" in reply:
+            reply = worker.request(control, payload, lim.wall_s + REPLY_GRACE_S)
+            if reply is not None:
                 self._idle.put(worker)
                 return _result(reply, lim)
             self._replace(worker)
-        raise ExecutorError("sandbox worker failed twice on this program")
+        # the program broke its worker twice: it fails; the pool (and any batch) carries on
+        return ExecResult("raised", error="sandbox: the worker running this program died twice; "
+                                          "it was replaced")
 
     def map(self, jobs: Iterable[str | tuple[str, Sequence[Any]]], call: str | None = "solve",
             args: Sequence[Any] = (), limits: Limits | None = None) -> list[ExecResult]:
@@ -171,8 +195,15 @@ class Executor:
         Each job is a source string (called with `args`) or a (source, args) pair.
         """
         pairs = [(j, args) if isinstance(j, str) else (j[0], j[1]) for j in jobs]
+
+        def one(pair: tuple[str, Sequence[Any]]) -> ExecResult:
+            try:
+                return self.run(pair[0], call, pair[1], limits)
+            except (ExecutorError, OSError) as exc:  # one program never costs the others theirs
+                return ExecResult("raised", error=f"sandbox: {exc}")
+
         with ThreadPoolExecutor(max_workers=max(1, len(self._all))) as threads:
-            return list(threads.map(lambda p: self.run(p[0], call, p[1], limits), pairs))
+            return list(threads.map(one, pairs))
 
     def _take(self) -> _Worker:
         """An idle worker; raises instead of waiting forever when none is left."""
@@ -185,7 +216,10 @@ class Executor:
                         raise ExecutorError("no sandbox workers are left in this Executor") from None
 
     def _replace(self, worker: _Worker) -> None:
-        worker.close()
+        try:
+            worker.close()
+        except OSError:
+            pass
         with self._lock:
             if worker in self._all:
                 self._all.remove(worker)
@@ -205,6 +239,20 @@ class Executor:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+def _allowed_missing(option: bool | Iterable[str]) -> frozenset[str]:
+    if option is True:
+        return frozenset(KERNEL_LAYERS)
+    if option is False or option is None:
+        return frozenset()
+    if isinstance(option, str):
+        option = option.split(",")
+    names = frozenset(n.strip() for n in option if n.strip())
+    unknown = names - set(KERNEL_LAYERS)
+    if unknown:
+        raise ValueError(f"unknown layer(s) {', '.join(sorted(unknown))}; choose from {', '.join(KERNEL_LAYERS)}")
+    return names
 
 
 def _overlay(base: Limits, override: Limits) -> Limits:

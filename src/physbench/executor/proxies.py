@@ -8,6 +8,7 @@ gets its own copy-on-write copy through fork, so one program's changes never rea
 
 from __future__ import annotations
 
+import functools
 import importlib
 import types
 from typing import Any, Callable
@@ -65,8 +66,64 @@ def _listed(names: tuple[str, ...] | None) -> Callable[[str, Any], bool]:
 
 def _public_except(denied: frozenset[str]) -> Callable[[str, Any], bool]:
     def keep(name: str, value: Any) -> bool:
-        return not name.startswith("_") and name not in denied and not isinstance(value, types.ModuleType)
+        return not name.startswith("_") and name not in denied and not isinstance(value, types.ModuleType) \
+            and not dangerous(value)
     return keep
+
+
+def dangerous(value: Any) -> bool:
+    """Values no program is handed under any name: class factories (metaclasses, enums without
+    members), capsules (raw C pointers), and the raw-memory helpers of numpy and scipy."""
+    if isinstance(value, type):
+        if issubclass(value, type):
+            return True
+        enum = __import__("sys").modules.get("enum")
+        if enum is not None and isinstance(value, enum.EnumMeta) and not len(value):  # type: ignore[arg-type]
+            return True
+    if type(value).__name__ == "PyCapsule":
+        return True
+    return any(value is v for v in _raw_memory())
+
+
+@functools.lru_cache(maxsize=1)
+def _raw_memory() -> tuple[Any, ...]:
+    import sys
+    out = []
+    np = sys.modules.get("numpy")
+    if np is not None:
+        from numpy.lib import stride_tricks
+        out += [stride_tricks.as_strided, getattr(np, "ctypeslib", None), np.memmap]
+    scipy = sys.modules.get("scipy")
+    if scipy is not None:
+        out.append(scipy.LowLevelCallable)
+    return tuple(v for v in out if v is not None)
+
+
+class _GuardedType(type):
+    """Stands for a numpy array type in a proxy: isinstance/issubclass and attributes behave as
+    the real type's, but constructing one that holds objects over a caller's buffer is refused."""
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return isinstance(obj, cls._real)  # type: ignore[attr-defined]
+
+    def __subclasscheck__(cls, sub: Any) -> bool:
+        return issubclass(sub, cls._real)  # type: ignore[attr-defined]
+
+    def __getattr__(cls, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(cls._real, name)  # type: ignore[attr-defined]
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        array = cls._real(*args, **kwargs)  # type: ignore[attr-defined]
+        buffer = kwargs.get("buffer", kwargs.get("buf", args[2] if len(args) > 2 else None))
+        if buffer is not None and array.dtype.hasobject:
+            raise TypeError("sandbox: an array of Python objects cannot be built over a buffer")
+        return array
+
+
+def _guarded(real: type) -> type:
+    return _GuardedType(real.__name__, (), {"_real": real, "__doc__": real.__doc__})
 
 
 # A proxy's __name__ must not be a key of sys.modules: when `from numpy import lib` finds no
@@ -82,8 +139,16 @@ def _proxy(name: str, real: types.ModuleType, keep: Callable[[str, Any], bool]) 
         except Exception:  # lazily loaded or deprecated attributes that fail on access
             continue
         if keep(attr, value):
+            if isinstance(value, type) and _is_array_type(value):
+                value = _guarded(value)
             setattr(proxy, attr, value)
     return proxy
+
+
+def _is_array_type(value: type) -> bool:
+    import sys
+    np = sys.modules.get("numpy")
+    return np is not None and issubclass(value, np.ndarray)
 
 
 def make_importer(proxies: dict[str, types.ModuleType], policy: str) -> Callable[..., types.ModuleType]:

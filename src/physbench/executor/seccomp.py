@@ -2,8 +2,9 @@
 
 Denied with EPERM: sockets, exec, fork/clone (so also threads), opening files for writing or
 creating them, every call that changes the file system, signals to any process but itself,
-ptrace and friends, io_uring (which would bypass the filter), namespaces, mounts, modules,
-privilege changes, rlimit changes. A foreign syscall ABI (x32, or i386 on x86_64) kills the process. Reading
+ptrace and friends, io_uring (which would bypass the filter), namespaces (unshare, setns),
+mounts, modules, privilege changes, rlimit changes, process groups and sessions (setpgid,
+setsid), prctl and seccomp itself, System V / POSIX IPC, terminal input injection (TIOCSTI). A foreign syscall ABI (x32, or i386 on x86_64) kills the process. Reading
 files stays allowed: the interpreter may still import lazily; Landlock narrows where.
 Syscall numbers from the kernel's unistd_64.h (x86_64) and asm-generic/unistd.h (aarch64).
 """
@@ -52,9 +53,27 @@ DENIED: dict[str, tuple[int | None, int | None]] = {
     "fsopen": (430, 430), "fsconfig": (431, 431), "fsmount": (432, 432), "fspick": (433, 433),
     "fchmodat2": (452, 452),
     "setrlimit": (160, 164), "prlimit64": (302, 261),
+    # process groups, sessions and process attributes: a program stays in the job the zygote kills
+    "setpgid": (109, 154), "setsid": (112, 157), "prctl": (157, 167), "seccomp": (317, 277),
+    "personality": (135, 92), "kcmp": (312, 272), "process_madvise": (440, 440),
+    "process_mrelease": (448, 448), "setpriority": (141, 140), "ioprio_set": (251, 30),
+    "sched_setscheduler": (144, 119), "sched_setparam": (142, 118), "sched_setattr": (314, 274),
+    # System V and POSIX message queues / shared memory: channels to other processes
+    "shmget": (29, 194), "shmat": (30, 196), "shmctl": (31, 195), "shmdt": (67, 197),
+    "msgget": (68, 186), "msgsnd": (69, 189), "msgrcv": (70, 188), "msgctl": (71, 187),
+    "semget": (64, 190), "semop": (65, 193), "semctl": (66, 191), "semtimedop": (220, 192),
+    "mq_open": (240, 180), "mq_unlink": (241, 181), "mq_timedsend": (242, 182),
+    "mq_timedreceive": (243, 183), "mq_notify": (244, 184), "mq_getsetattr": (245, 185),
+    "fanotify_mark": (301, 263), "inotify_init": (253, None), "inotify_init1": (294, 26),
+    "uselib": (134, None), "sysfs": (139, None), "ustat": (136, None),
+    "landlock_create_ruleset": (444, 444), "landlock_add_rule": (445, 445),
+    "landlock_restrict_self": (446, 446),
 }
 OPEN = {"x86_64": ((2, 1), (257, 2)), "aarch64": ((56, 2),)}  # (number, index of the flags argument)
-SIGNALS = {"x86_64": (62, 200, 234), "aarch64": (129, 130, 131)}  # kill, tkill, tgkill: arg 0 is the target
+# kill, tkill, tgkill, rt_sigqueueinfo, rt_tgsigqueueinfo: arg 0 is the target process
+SIGNALS = {"x86_64": (62, 200, 234, 129, 297), "aarch64": (129, 130, 131, 138, 240)}
+IOCTL = {"x86_64": 16, "aarch64": 29}
+TTY_IOCTLS = (0x5412, 0x541C)  # TIOCSTI (push input into a terminal), TIOCLINUX
 AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
 X32_BIT = 0x40000000
 
@@ -96,6 +115,11 @@ def build_filter(own_pid: int, arch: str) -> list[tuple[int, int, int, int]]:
     for nr in SIGNALS[arch]:
         prog += [(_JEQ, 0, 4, nr), (_LD_W_ABS, 0, 0, _arg_low(0)), (_JEQ, 1, 0, own_pid), deny,
                  (_RET, 0, 0, _ALLOW)]
+    # ioctl: deny the terminal-injection requests (arg 1), allow the rest
+    prog += [(_JEQ, 0, 2 + 2 * len(TTY_IOCTLS), IOCTL[arch]), (_LD_W_ABS, 0, 0, _arg_low(1))]
+    for request in TTY_IOCTLS:
+        prog += [(_JEQ, 0, 1, request), deny]
+    prog.append((_RET, 0, 0, _ALLOW))
     prog.append((_RET, 0, 0, _ALLOW))
     return prog
 

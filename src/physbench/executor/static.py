@@ -66,15 +66,21 @@ def _node_problems(node: ast.AST, modules: frozenset[str], policy: str) -> Itera
     kind = type(node)
     if kind in _FORBIDDEN_NODES:
         yield _FORBIDDEN_NODES[kind]
+    if kind is ast.keyword:  # f(type=2): a parameter name, not a lookup; only '_' names are refused
+        arg = node.arg  # type: ignore[attr-defined]
+        if arg is not None and arg.startswith("_"):
+            yield f"keyword {arg!r}: names starting with an underscore are not allowed"
     for name in _names_in(node):
         yield from _name_problems(name)
     if kind is ast.Attribute:
         yield from _attribute_problems(node)  # type: ignore[arg-type]
-    elif kind is ast.MatchClass:  # `case C(attr=...)` reads attr from the subject
+    elif kind is ast.MatchClass:  # `case C(attr=...)` reads attr from the subject: same rules
         for attr in node.kwd_attrs:  # type: ignore[attr-defined]
             why = denied_attribute(attr)
             if why and not attr.startswith("_"):  # underscores are already reported as names
                 yield f"pattern attribute {attr!r}: {why}"
+            elif attr == "format":  # str.format read off a subject, with no literal to check
+                yield "pattern attribute 'format': str.format is only allowed on a string literal"
     elif kind is ast.Import:
         for alias in node.names:  # type: ignore[attr-defined]
             if alias.name not in modules:
@@ -108,8 +114,6 @@ def _names_in(node: ast.AST) -> Iterator[str]:
         yield from node.module.split(".")
     elif isinstance(node, (ast.Global, ast.Nonlocal)):
         yield from node.names
-    elif isinstance(node, ast.keyword) and node.arg is not None:
-        yield node.arg
     elif isinstance(node, ast.ExceptHandler) and node.name:
         yield node.name
     elif isinstance(node, ast.MatchAs) and node.name:

@@ -50,3 +50,11 @@ def _scientific() -> None:
     sympy.limit(sympy.sin(x) / x, x, 0)
     sympy.srepr(sympy.Rational(1, 3) * x)
     sympy.N(sympy.pi, 20)
+    # modules sympy imports lazily whose import builds dataclasses or named tuples (code
+    # generation the audit hook refuses inside a program's process)
+    import sympy.integrals.manualintegrate  # noqa: F401
+    sympy.integrate(sympy.sin(x) * sympy.exp(x), x)
+    sympy.dsolve(sympy.Function("f")(x).diff(x) + sympy.Function("f")(x))
+    sympy.nsolve(sympy.cos(x) - x, x, 0.5)
+    sympy.lambdify(x, sympy.sin(x))(0.5)
+    scipy.stats.norm(0.0, 1.0).pdf(0.0)

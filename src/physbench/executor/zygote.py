@@ -1,47 +1,27 @@
 """The warm parent: imports the policy's modules once, then forks one child per program.
 
 Started by the pool as its own single-threaded interpreter with a scrubbed environment, so that
-fork() is safe and a child inherits no secrets. Requests and replies are length-prefixed JSON on
-stdin/stdout. One forked spare always waits, already locked down, for the next program. The
-zygote enforces the wall clock (SIGKILL to the child's process group), reads at most a capped
-reply, and takes CPU time and peak memory from wait4() when the child could not report them.
+fork() is safe and a child inherits no secrets. The protocol (wire.py) is framed on stdin/stdout:
+a small control message (limits, payload size), then the caller's payload, which is moved to the
+child with splice(2) and never parsed or held here; the child's reply is moved back the same way.
+One forked spare always waits, already locked down, for the next program. The zygote enforces the
+wall clock, kills the whole job (the process, its group, and with a PID namespace everything in
+it) on every exit path, reads at most a capped reply, and takes CPU time and peak memory from
+wait4() when the child could not report them. Nothing here raises out of the request loop.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import resource
 import select
 import signal
-import struct
 import sys
 import time
-from typing import Any, BinaryIO
+from typing import Any
 
-_HEADER = struct.Struct(">I")
-MAX_REQUEST = 64 * 1024 * 1024
-
-
-def read_message(stream: BinaryIO, limit: int = MAX_REQUEST) -> Any | None:
-    """One framed JSON message, or None at end of stream."""
-    head = stream.read(_HEADER.size)
-    if len(head) < _HEADER.size:
-        return None
-    (size,) = _HEADER.unpack(head)
-    if size > limit:
-        raise ValueError(f"message of {size} bytes is over the {limit} byte limit")
-    body = stream.read(size)
-    if len(body) < size:
-        return None
-    return json.loads(body)
-
-
-def write_message(stream: BinaryIO, message: Any) -> None:
-    body = json.dumps(message, separators=(",", ":")).encode()
-    stream.write(_HEADER.pack(len(body)) + body)
-    stream.flush()
+from physbench.executor import wire
 
 
 class Zygote:
@@ -51,22 +31,25 @@ class Zygote:
         import ctypes
         import gc
 
-        from physbench.executor import child, layers, proxies, safe_sympify, warmup
-        from physbench.executor.policy import SCIENTIFIC_DENIED
+        from physbench.executor import child, gadgets, layers, namespaces, proxies, warmup
 
         self.policy = policy
         self.pending: int | None = None
         self.spare: tuple[int, int, int] | None = None
+        if policy == "scientific":  # before the proxies copy the libraries' names
+            gadgets.install_scientific()
         self.proxy_map = proxies.build_proxies(policy)
-        if policy == "scientific":
-            safe_sympify.install(SCIENTIFIC_DENIED["sympy"])
         warmup.run(policy)
         importer = proxies.make_importer(self.proxy_map, policy)
         libc = ctypes.CDLL(None, use_errno=True)
         libc.syscall.restype = ctypes.c_long
         self.ctx = child.ChildContext(policy=policy, proxies=self.proxy_map, importer=importer, libc=libc)
         self.ctx.builtins = child.safe_builtins(importer)
-        self.layers = layers.detect(self.ctx, disabled)
+        self.subreaper = namespaces.become_subreaper(libc)
+        # the probes below then see exactly what programs get
+        self.ctx.shared_net = "namespaces" not in disabled and namespaces.isolate_parent(libc)
+        self.layers = layers.detect(self.ctx, disabled, policy)
+        self.forker = namespaces.Prepared(libc, pid_namespace=True) if self.ctx.pid_namespace else None
         for key in [k for k in os.environ if k != "TZ"]:  # children inherit only TZ=UTC
             del os.environ[key]
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past RLIMIT_FSIZE fails instead of killing
@@ -86,7 +69,10 @@ class Zygote:
 
         req_r, req_w = os.pipe()
         rep_r, rep_w = os.pipe()
-        pid = os.fork()
+        try:
+            pid = self.forker.fork() if self.forker is not None else os.fork()
+        except OSError:
+            pid = os.fork()  # no new PID namespace this time; every other layer still applies
         if pid == 0:  # the child: never returns
             os.close(req_w)
             os.close(rep_r)
@@ -99,11 +85,12 @@ class Zygote:
             pass  # the child already did it, or already exited
         self.spare = (pid, req_w, rep_r)
 
-    def handle(self, request: dict[str, Any]) -> dict[str, Any]:
-        """Hand the request to the spare, enforce the wall clock, and collect the reply."""
-        limits = request["limits"]
+    def handle(self, control: dict[str, Any], in_fd: int, out_fd: int) -> dict[str, Any]:
+        """Hand the request to the spare, enforce the wall clock, forward the reply; return meta."""
+        limits = control["limits"]
+        size = int(control["payload"])
         cap = int(limits["max_value_chars"]) + 4 * int(limits["max_output_chars"]) + 65_536
-        data = json.dumps(request, separators=(",", ":")).encode()
+        header = wire.HEADER.pack(0)
         for attempt in (1, 2):
             if self.spare is None:
                 self._spawn_spare()
@@ -112,32 +99,40 @@ class Zygote:
             self.spare = None
             start = time.monotonic()
             deadline = start + float(limits["wall_s"])
-            if _set_limits(pid, limits) and _send(req_w, data, deadline):
+            if _set_limits(pid, limits) and _send_control(req_w, control):
                 break
-            os.close(rep_r)  # the spare died before taking the request: replace it once
-            _kill_and_reap(pid)
+            os.close(req_w)
+            os.close(rep_r)
+            kill_job(pid)
+            _reap(pid)
         else:
-            return {"reply": None, "killed": None, "wall_s": 0.0, "cpu_s": 0.0, "max_rss_mb": 0.0,
+            _drain(in_fd, size)  # drop the payload unread
+            wire.write_all(out_fd, header)
+            return {"killed": None, "wall_s": 0.0, "cpu_s": 0.0, "max_rss_mb": 0.0,
                     "exit": {"code": None, "error": "sandbox process would not take the program"}}
-        reply, killed = _collect(rep_r, pid, deadline, cap)
+        moved = _forward_payload(in_fd, req_w, size)
+        os.close(req_w)
+        if moved < size:  # the caller went away mid-request
+            kill_job(pid)
+            os.close(rep_r)
+            _reap(pid)
+            raise wire.WireError("request truncated")
+        killed = _forward_reply(rep_r, out_fd, pid, deadline, cap)
         wall = time.monotonic() - start
         os.close(rep_r)
-        try:
-            os.killpg(pid, signal.SIGKILL)  # anything left in the group; the zombie holds the id
-        except OSError:
-            pass
-        if reply is not None:  # the child reported its own usage; reap it after answering
-            self.pending = pid
-            return {"reply": reply, "killed": None, "wall_s": wall}
-        _, wait_status, usage = os.wait4(pid, 0)
-        _reap_strays()
-        return {"reply": None, "killed": killed, "wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime,
-                "max_rss_mb": usage.ru_maxrss / 1024.0, "exit": _describe_exit(wait_status)}
+        kill_job(pid)  # whatever it does after replying, the job is over
+        if killed is None:
+            self.pending = pid  # the child reported its own usage; reap it after answering
+            return {"killed": None, "wall_s": wall, "replied": True}
+        usage, status = _reap(pid)
+        return {"killed": killed if killed != "no_reply" else None, "wall_s": wall,
+                "cpu_s": usage.ru_utime + usage.ru_stime if usage else 0.0,
+                "max_rss_mb": usage.ru_maxrss / 1024.0 if usage else 0.0, "exit": _describe_exit(status)}
 
     def reap(self) -> None:
-        """After answering: wait for the last child's teardown, then fork the next spare."""
+        """After answering: collect the last child, then fork the next spare."""
         if self.pending is not None:
-            os.waitpid(self.pending, 0)
+            _reap(self.pending)
             self.pending = None
         _reap_strays()
         if self.spare is None:
@@ -147,9 +142,39 @@ class Zygote:
         if self.spare is not None:
             pid, req_w, rep_r = self.spare
             self.spare = None
-            os.close(req_w)
-            os.close(rep_r)
-            _kill_and_reap(pid)
+            for fd in (req_w, rep_r):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+            kill_job(pid)
+            _reap(pid)
+
+
+def _drain(in_fd: int, size: int) -> int:
+    """Discard `size` bytes of the caller's stream without reading them into memory."""
+    with open(os.devnull, "wb") as sink:
+        return wire.move(in_fd, sink.fileno(), size)
+
+
+def kill_job(pid: int) -> None:
+    """SIGKILL the program's process and its process group; never raises."""
+    for kill, target in ((os.kill, pid), (os.killpg, pid)):
+        try:
+            kill(target, signal.SIGKILL)
+        except OSError:  # already gone (ProcessLookupError) or not ours
+            pass
+
+
+def _reap(pid: int) -> tuple[Any, int]:
+    """Wait for a killed (or exiting) child; (rusage or None, wait status). Never raises."""
+    try:
+        _, status, usage = os.wait4(pid, 0)
+        return usage, status
+    except ChildProcessError:
+        return None, 0
+    except OSError:
+        return None, 0
 
 
 def _set_limits(pid: int, limits: dict[str, Any]) -> bool:
@@ -166,58 +191,64 @@ def _set_limits(pid: int, limits: dict[str, Any]) -> bool:
         return False
 
 
-def _send(fd: int, data: bytes, deadline: float) -> bool:
-    """Write the request and close the pipe; False if the spare is gone or never reads it."""
-    os.set_blocking(fd, False)
+def _send_control(fd: int, control: dict[str, Any]) -> bool:
     try:
-        view = memoryview(data)
-        while view:
-            try:
-                view = view[os.write(fd, view):]
-            except BlockingIOError:
-                left = deadline - time.monotonic()
-                if left <= 0 or not select.select([], [fd], [], left)[1]:
-                    return False
+        wire.write_json(fd, control)
         return True
     except OSError:  # EPIPE: the spare died
         return False
-    finally:
-        os.close(fd)
 
 
-def _kill_and_reap(pid: int) -> None:
+def _forward_payload(in_fd: int, req_w: int, size: int) -> int:
+    """Move the caller's payload into the child's pipe; a dead child's share is drained."""
     try:
-        os.killpg(pid, signal.SIGKILL)
+        return wire.move(in_fd, req_w, size)
     except OSError:
-        pass
+        return _drain(in_fd, size)
+
+
+def _forward_reply(rfd: int, out_fd: int, pid: int, deadline: float, cap: int) -> str | None:
+    """Move the child's framed reply to the caller as one frame; None when it came whole, else why
+    not ('timeout', 'reply_too_long', 'no_reply'). A short reply is padded so framing holds."""
     try:
-        os.waitpid(pid, 0)
-    except ChildProcessError:
-        pass
-
-
-def _collect(rfd: int, pid: int, deadline: float, cap: int) -> tuple[str | None, str | None]:
-    """Read the reply until EOF; kill the group at the deadline or when the reply is too long."""
-    chunks: list[bytes] = []
-    size = 0
-    poller = select.poll()
-    poller.register(rfd, select.POLLIN | select.POLLHUP)
-    while True:
+        head = wire.read_exact(rfd, wire.HEADER.size, deadline)
+    except wire.WireError as exc:
+        kill_job(pid)
+        wire.write_all(out_fd, wire.HEADER.pack(0))
+        return "timeout" if "timed out" in str(exc) else "no_reply"
+    except OSError:
+        kill_job(pid)
+        wire.write_all(out_fd, wire.HEADER.pack(0))
+        return "no_reply"
+    (size,) = wire.HEADER.unpack(head)
+    if size > cap:
+        kill_job(pid)
+        wire.write_all(out_fd, wire.HEADER.pack(0))
+        return "reply_too_long"
+    wire.write_all(out_fd, head)
+    moved = 0
+    why = None
+    while moved < size:
         left = deadline - time.monotonic()
-        if left <= 0:
-            os.killpg(pid, signal.SIGKILL)
-            return None, "timeout"
-        if not poller.poll(max(1, int(left * 1000))):
-            continue
-        data = os.read(rfd, 1 << 16)
-        if not data:
+        if left <= 0 or not select.select([rfd], [], [], left)[0]:
+            why = "timeout"
             break
-        size += len(data)
-        if size > cap:
-            os.killpg(pid, signal.SIGKILL)
-            return None, "reply_too_long"
-        chunks.append(data)
-    return (b"".join(chunks).decode("utf-8", "replace") if chunks else None), None
+        try:
+            k = os.splice(rfd, out_fd, size - moved)
+        except OSError:
+            why = "no_reply"
+            break
+        if k == 0:
+            why = "no_reply"
+            break
+        moved += k
+    if why:
+        kill_job(pid)
+        while moved < size:  # keep the caller's framing whole; it discards this reply
+            n = min(size - moved, 1 << 16)
+            wire.write_all(out_fd, bytes(n))
+            moved += n
+    return why
 
 
 def _describe_exit(status: int) -> dict[str, Any]:
@@ -232,11 +263,13 @@ def _describe_exit(status: int) -> dict[str, Any]:
 
 
 def _reap_strays() -> None:
-    """Collect any orphan that ended up as our child (should never happen; cheap to make sure)."""
+    """Collect any orphan re-parented to us (we are a subreaper); kill it first."""
     while True:
         try:
             pid, _ = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
+            return
+        except OSError:
             return
         if pid == 0:
             return
@@ -247,25 +280,31 @@ def main() -> None:
     policy = sys.argv[1]
     disabled = set(filter(None, sys.argv[2].split(","))) if len(sys.argv) > 2 else set()
     # the protocol owns the real stdout; stray prints from libraries go to stderr instead
-    proto_out = os.fdopen(os.dup(1), "wb")
+    out_fd = os.dup(1)
     os.dup2(2, 1)
-    proto_in = sys.stdin.buffer
+    in_fd = 0
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         zygote = Zygote(policy, disabled)
     except BaseException as exc:
-        write_message(proto_out, {"ready": False, "error": f"{type(exc).__name__}: {exc}"})
+        wire.write_json(out_fd, {"ready": False, "error": f"{type(exc).__name__}: {exc}"})
         raise
     zygote.reap()  # fork the first spare
-    write_message(proto_out, zygote.hello())
+    wire.write_json(out_fd, zygote.hello())
     while True:
         try:
-            request = read_message(proto_in)
-        except ValueError as exc:
-            write_message(proto_out, {"error": str(exc)})
-            return
-        if request is None or request.get("quit"):
+            control = wire.read_json(in_fd)
+        except (wire.WireError, ValueError, OSError):
             zygote.close()
             return
-        write_message(proto_out, zygote.handle(request))
+        if not isinstance(control, dict) or control.get("quit"):
+            zygote.close()
+            return
+        try:
+            meta = zygote.handle(control, in_fd, out_fd)
+            wire.write_json(out_fd, meta)
+        except (wire.WireError, OSError, KeyError, ValueError, TypeError):
+            zygote.close()
+            return
+        del control, meta
         zygote.reap()
