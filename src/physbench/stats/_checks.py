@@ -1,9 +1,11 @@
-"""Input checks shared by the statistics functions: counts are whole, in range; alpha in (0, 1)."""
+"""Input checks shared by the statistics functions: counts are whole, in range; alpha in (0, 1); seeds."""
 
 from __future__ import annotations
 
 import math
 import numbers
+
+import numpy as np
 
 
 def count(value: object, name: str) -> int:
@@ -37,3 +39,12 @@ def alpha(value: object) -> float:
     if not (math.isfinite(a) and 0.0 < a < 1.0):
         raise ValueError(f"alpha must be in (0, 1), got {value!r}")
     return a
+
+
+def generator(seed: object, name: str = "seed") -> np.random.Generator:
+    """A numpy Generator from a non-negative int seed (reproducible) or an existing Generator (used as is)."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or int(seed) < 0:
+        raise ValueError(f"{name} must be a non-negative whole number or a numpy Generator, got {seed!r}")
+    return np.random.default_rng(int(seed))

@@ -20,7 +20,7 @@ _CHUNK_CELLS = 2_000_000  # draws x clusters held in memory at once
 
 
 def case_bootstrap(
-    values: ArrayLike, *, n_boot: int = 10_000, alpha: float = 0.05, seed: int = 0
+    values: ArrayLike, *, n_boot: int = 10_000, alpha: float = 0.05, seed: int | np.random.Generator = 0
 ) -> Estimate:
     """Mean over cases and runs with a percentile interval from resampling cases (Efron 1979); runs of a case stay together.
 
@@ -37,7 +37,7 @@ def cluster_bootstrap(
     weighting: Weighting = "pooled",
     n_boot: int = 10_000,
     alpha: float = 0.05,
-    seed: int = 0,
+    seed: int | np.random.Generator = 0,
 ) -> Estimate:
     """Percentile interval from resampling whole clusters (calculators, patients), all their cases and runs together (seed 003 Table 2).
 
@@ -61,7 +61,7 @@ def cluster_bootstrap(
     means = sums / counts
     estimate = sums.sum() / counts.sum() if weighting == "pooled" else means.mean()
 
-    rng = np.random.default_rng(seed)
+    rng = _checks.generator(seed)
     k = sums.shape[0]
     draws = np.empty(n_boot)
     chunk = max(1, _CHUNK_CELLS // k)
@@ -78,7 +78,7 @@ def cluster_bootstrap(
 
 def patient_bootstrap(
     values: ArrayLike, patients: Sequence[Hashable] | ArrayLike, *, n_boot: int = 10_000,
-    alpha: float = 0.05, seed: int = 0,
+    alpha: float = 0.05, seed: int | np.random.Generator = 0,
 ) -> Estimate:
     """Patient-weighted mean with a patient-bootstrap percentile interval (seed 001, Fig. 2: patients weighted equally)."""
     return cluster_bootstrap(values, patients, weighting="cluster", n_boot=n_boot, alpha=alpha, seed=seed)
