@@ -18,10 +18,31 @@ def _answer(model, item) -> str:
     return asyncio.run(model.generate(item.messages, item=item)).text
 
 
-def test_a_limited_run_covers_every_generator_and_level():
+def test_a_limited_run_holds_every_kind_with_planted_and_clean_checks():
+    """`--limit 30` keeps each kind's share of the split (15 calculations, 15 checks of both kinds,
+    planted and clean) and spreads over the cells; 60 items reach every generator and level."""
     items = SUITE.items("dev", limit=30)
-    assert len(items) == 30
-    assert len({i.meta["group"] for i in items}) == 30
+    assert len(items) == 30 and len({i.id for i in items}) == 30
+    strata = {(i.kind, i.meta["planted"] is not None) for i in items}
+    assert strata == {("calculation", False), ("worksheet_check", False), ("worksheet_check", True),
+                      ("result_check", False), ("result_check", True)}
+    assert sum(i.kind == "calculation" for i in items) == 15
+    assert len({i.meta["group"] for i in items}) >= 25
+    assert len({i.meta["group"] for i in SUITE.items("dev", limit=60)}) == 30
+
+
+def test_a_limit_of_half_the_test_split_is_its_stratified_half():
+    key = bytes(range(32))
+    half = SUITE.items("test-half", key=key)
+    kinds = [i.kind for i in half]
+    assert (kinds.count("calculation"), kinds.count("worksheet_check"), kinds.count("result_check")) == (300, 150, 150)
+    assert {i.id for i in SUITE.items("test", key=key, limit=600)} == {i.id for i in half}
+
+
+def test_a_limit_keeps_every_draw_of_a_small_split_in_order_of_its_strata():
+    items = SUITE.items("dev", limit=5)
+    assert {i.kind for i in items} == {"calculation", "worksheet_check", "result_check"}
+    assert SUITE.items("dev", limit=10_000) == SUITE.items("dev")
 
 
 def test_oracle_scores_every_dev_item_including_checks():
