@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from physbench.models.factory import make_model
 from physbench.suites.medphys.base import params_from_dict
@@ -91,3 +93,11 @@ def test_nocalc_flags_only_results_outside_the_central_95_percent():
     detection = counts[(True, True)] / (counts[(True, True)] + counts[(True, False)])
     false_alarm = counts[(False, True)] / (counts[(False, True)] + counts[(False, False)])
     assert 0.1 < detection < 0.7 and false_alarm < 0.15
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(min_value=0, max_value=650))
+def test_a_limit_gives_that_many_distinct_items_of_the_split(limit):
+    items = SUITE.items("dev", limit=limit)
+    ids = [i.id for i in items]
+    assert len(ids) == min(limit, len(DEV)) == len(set(ids)) and set(ids) <= {i.id for i in DEV}

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from physbench.core.errors import UserError
 from physbench.suites.medphys import ncrp151
@@ -130,3 +132,12 @@ def test_the_oracle_passes_every_version_10_item():
     for item in V10:
         grade = SUITE.grade(item, asyncio.run(oracle.generate(item.messages, item=item)).text)
         assert grade.passed, (item.id, grade.outcome)
+
+
+@given(st.text(max_size=20))
+def test_a_version_name_is_known_or_a_user_error(text):
+    try:
+        v = get_version(text)
+    except UserError:
+        return
+    assert v.name in ("1.0", "1.1")
