@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
@@ -118,3 +119,22 @@ def test_public_draws_are_in_the_reports_range():
             value = GEN.level(level).solve(draw(GEN, level, seed))
             assert math.isfinite(value)
             assert (1e-5 <= value <= 0.3) if level == 1 else (0.05 <= value <= 6.0)
+
+
+def test_every_level2_draw_needs_a_unit_conversion():
+    """Seed 000: every level-2 item needs at least one unit conversion. Each L2 prompt prints one input in a
+    unit other than the formula's (P in µGy/week, d in cm or K1 in µGy), and the answer is unchanged."""
+    from physbench.suites.medphys.base import draw
+    from physbench.suites.medphys.ncrp147 import CONVERSIONS, GENERATOR
+
+    spec = GENERATOR.level(2)
+    seen = set()
+    for seed in range(60):
+        p = draw(GENERATOR, 2, seed)
+        text = spec.prompt(p)
+        seen.add(p.converted)
+        marker = {"goal_ugy": "µGy/week (air kerma)", "distance_cm": " cm\n", "kerma_ugy": " µGy\n"}[p.converted]
+        assert marker in text, (seed, p.converted)
+        plain = dataclasses.replace(p, converted="")
+        assert "µGy" not in spec.prompt(plain) and spec.solve(plain) == spec.solve(p)
+    assert seen == set(CONVERSIONS)

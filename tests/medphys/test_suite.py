@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from physbench.models.factory import make_model
 from physbench.suites.medphys.base import params_from_dict
@@ -21,10 +23,31 @@ def _answer(model, item) -> Answer:
     return Answer(completion.text, completion.finish_reason)
 
 
-def test_a_limited_run_covers_every_generator_and_level():
+def test_a_limited_run_holds_every_kind_with_planted_and_clean_checks():
+    """`--limit 30` keeps each kind's share of the split (15 calculations, 15 checks of both kinds,
+    planted and clean) and spreads over the cells; 60 items reach every generator and level."""
     items = SUITE.items("dev", limit=30)
-    assert len(items) == 30
-    assert len({i.meta["group"] for i in items}) == 30
+    assert len(items) == 30 and len({i.id for i in items}) == 30
+    strata = {(i.kind, i.meta["planted"] is not None) for i in items}
+    assert strata == {("calculation", False), ("worksheet_check", False), ("worksheet_check", True),
+                      ("result_check", False), ("result_check", True)}
+    assert sum(i.kind == "calculation" for i in items) == 15
+    assert len({i.meta["group"] for i in items}) >= 25
+    assert len({i.meta["group"] for i in SUITE.items("dev", limit=60)}) == 30
+
+
+def test_a_limit_of_half_the_test_split_is_its_stratified_half():
+    key = bytes(range(32))
+    half = SUITE.items("test-half", key=key)
+    kinds = [i.kind for i in half]
+    assert (kinds.count("calculation"), kinds.count("worksheet_check"), kinds.count("result_check")) == (300, 150, 150)
+    assert {i.id for i in SUITE.items("test", key=key, limit=600)} == {i.id for i in half}
+
+
+def test_a_limit_keeps_every_draw_of_a_small_split_in_order_of_its_strata():
+    items = SUITE.items("dev", limit=5)
+    assert {i.kind for i in items} == {"calculation", "worksheet_check", "result_check"}
+    assert SUITE.items("dev", limit=10_000) == SUITE.items("dev")
 
 
 def test_oracle_scores_every_dev_item_including_checks():
@@ -73,3 +96,11 @@ def test_nocalc_flags_only_results_outside_the_central_95_percent():
     detection = counts[(True, True)] / (counts[(True, True)] + counts[(True, False)])
     false_alarm = counts[(False, True)] / (counts[(False, True)] + counts[(False, False)])
     assert 0.1 < detection < 0.7 and false_alarm < 0.15
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(min_value=0, max_value=650))
+def test_a_limit_gives_that_many_distinct_items_of_the_split(limit):
+    items = SUITE.items("dev", limit=limit)
+    ids = [i.id for i in items]
+    assert len(ids) == min(limit, len(DEV)) == len(set(ids)) and set(ids) <= {i.id for i in DEV}

@@ -186,7 +186,8 @@ def test_printed_kerma_use_factor_and_fits_are_the_reports(seed: int) -> None:
     for level in (1, 2, 3):
         text = _user(calculation_item("ncrp147", level, seed))
         kerma, use, alpha, beta, gamma = BARRIERS[re.search(r"- Barrier: (.+)", text)[1]]
-        assert float(re.search(r"\): ([\d.]+) mGy$", text, re.MULTILINE)[1]) == kerma
+        value, unit = re.search(r"\): ([\d.]+) (mGy|µGy)$", text, re.MULTILINE).groups()
+        assert float(value) * (1e-3 if unit == "µGy" else 1.0) == pytest.approx(kerma, rel=1e-12)
         assert float(re.search(r"Use factor U of this barrier: ([\d.]+)", text)[1]) == use
         if level == 2:  # TVL = ln 10 / alpha, printed to 0.01 mm
             tvl = float(re.search(r"TVL = ([\d.]+) mm", text)[1])

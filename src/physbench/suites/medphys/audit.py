@@ -4,7 +4,8 @@ Could a checker spot a planted error from the form of a worksheet alone? For eve
 we build the correct and the planted worksheet of public draws (seeds 40,000+), set three rules
 on other public draws (seeds 41,000+), and report each rule's detection and false-alarm rates:
 fewer steps than the usual correct worksheet; shorter than 99% of correct worksheets; a word
-that appears in >= 5% of planted worksheets and in no correct one.
+that appears in >= 5% of planted worksheets and in no correct one. The audit runs on the items of
+one benchmark version: 1.0 (fixed layouts, the paper's audit) or 1.1 (varied layouts).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 from physbench.suites.medphys.base import Generator, draw
 from physbench.suites.medphys.generators import CHECKING_GENERATORS, LEVELS, get_generator
 from physbench.suites.medphys.planting import Worksheet, layout_variant, planted_error, planted_sheet, write_sheet
+from physbench.suites.medphys.versions import Version, get_version
 
 EVAL_START, CALIBRATION_START = 40_000, 41_000
 WORD_SHARE = 0.05
@@ -29,10 +31,10 @@ class Pair:
     planted: Worksheet
 
 
-def pairs(gen: Generator, level: int, start: int, n: int, variation: bool) -> list[Pair]:
+def pairs(gen: Generator, level: int, start: int, n: int, variation: bool, legacy: bool = False) -> list[Pair]:
     out = []
     for seed in range(start, start + n):
-        p = draw(gen, level, seed)
+        p = draw(gen, level, seed, legacy)
         error = planted_error(gen, level, seed, p, layout=variation)
         variant = layout_variant(gen, level, seed) if variation else None
         out.append(Pair(write_sheet(gen, level, p, variant=variant), planted_sheet(gen, level, p, error)))
@@ -47,9 +49,9 @@ def _rate(flags: list[bool]) -> float:
     return sum(flags) / len(flags) if flags else 0.0
 
 
-def audit_cell(gen: Generator, level: int, n: int, variation: bool) -> dict[str, Any]:
-    calibration = pairs(gen, level, CALIBRATION_START, n, variation)
-    evaluation = pairs(gen, level, EVAL_START, n, variation)
+def audit_cell(gen: Generator, level: int, n: int, variation: bool, legacy: bool = False) -> dict[str, Any]:
+    calibration = pairs(gen, level, CALIBRATION_START, n, variation, legacy)
+    evaluation = pairs(gen, level, EVAL_START, n, variation, legacy)
     usual_steps = Counter(len(p.correct.steps) for p in calibration).most_common(1)[0][0]
     lengths = sorted(len(p.correct.render()) for p in calibration)
     length_cut = lengths[int(0.01 * len(lengths))]
@@ -70,9 +72,14 @@ def audit_cell(gen: Generator, level: int, n: int, variation: bool) -> dict[str,
     return out
 
 
-def audit(n: int = 500, variation: bool = True, generators: tuple[str, ...] = CHECKING_GENERATORS) -> dict[str, Any]:
-    """Every checking cell; `max_excess` is the largest detection minus false alarm of any rule."""
-    cells = [audit_cell(get_generator(g), level, n, variation) for g in generators for level in LEVELS]
+def audit(n: int = 500, variation: bool | None = None, generators: tuple[str, ...] = CHECKING_GENERATORS,
+          version: Version | str | None = None) -> dict[str, Any]:
+    """Every checking cell of a version's items; `variation` overrides the version's layout rule.
+    `max_excess` is the largest detection minus false alarm of any rule."""
+    v = get_version(version)
+    varied = v.varied_layouts if variation is None else variation
+    cells = [audit_cell(get_generator(g), level, n, varied, v.legacy_conventions) for g in generators
+             for level in LEVELS]
     worst = max((r["excess"], c["generator"], c["level"], name) for c in cells for name, r in c["rules"].items())
-    return {"variation": variation, "draws_per_cell": n, "cells": cells,
+    return {"benchmark_version": v.label, "variation": varied, "draws_per_cell": n, "cells": cells,
             "max_excess": worst[0], "worst": {"generator": worst[1], "level": worst[2], "rule": worst[3]}}

@@ -50,6 +50,8 @@ class LevelSpec:
     - `prompt(p)`: the user message of the calculation item.
     - `worksheet(p, sheet, mode)`: checking generators only; the step chain written into `sheet`
       (see worksheet.py), returning the final shown value. `mode` is an error mode name or None.
+    - `legacy(p)`: the params of the same draw as benchmark version 1.0 words and solves it (only
+      levels whose items changed in version 1.1); applied before the plausibility rules.
     """
 
     level: int
@@ -61,6 +63,7 @@ class LevelSpec:
     quantity: Callable[[Any], str]
     prompt: Callable[[Any], str]
     worksheet: Callable[..., float] | None = None
+    legacy: Callable[[Any], Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -99,12 +102,19 @@ def rng_for(generator: str, level: int, seed: int, purpose: str = "params") -> r
     return random.Random(int.from_bytes(digest[:16], "big"))
 
 
-def draw(gen: Generator, level: int, seed: int) -> Any:
-    """The plausible params of (generator, level, seed): rejection sampling on one seeded stream."""
+def draw(gen: Generator, level: int, seed: int, legacy: bool = False) -> Any:
+    """The plausible params of (generator, level, seed): rejection sampling on one seeded stream.
+
+    `legacy=True` draws the params of benchmark version 1.0 (the same stream; a level without a
+    `legacy` adapter draws the same params in both versions).
+    """
     spec = gen.level(level)
     rng = rng_for(gen.name, level, seed)
+    adapt = spec.legacy if legacy else None
     for _ in range(MAX_DRAWS):
         p = spec.sample(rng)
+        if adapt is not None:
+            p = adapt(p)
         if not spec.violations(p):
             return p
     raise RuntimeError(f"{gen.name} L{level}: no plausible draw in {MAX_DRAWS} tries (seed {seed})")
@@ -112,9 +122,17 @@ def draw(gen: Generator, level: int, seed: int) -> Any:
 
 # --- params <-> JSON ------------------------------------------------------------------------
 
+def convention(default: Any) -> Any:
+    """A params field added after release, with the value every released item implies: it is written
+    to the params' JSON only when it differs, so the params hash of every existing item stands."""
+    return dataclasses.field(default=default, metadata={"omit_default": True})
+
+
 def params_to_dict(p: Any) -> dict[str, Any]:
-    """Plain JSON data of a flat params dataclass (tuples become lists)."""
-    return {f.name: _listify(getattr(p, f.name)) for f in dataclasses.fields(p)}
+    """Plain JSON data of a flat params dataclass (tuples become lists); a `convention` field at its
+    default is left out."""
+    return {f.name: _listify(getattr(p, f.name)) for f in dataclasses.fields(p)
+            if not (f.metadata.get("omit_default") and getattr(p, f.name) == f.default)}
 
 
 def _listify(obj: Any) -> Any:
@@ -154,6 +172,10 @@ def _checked(owner: str, name: str, annotation: Any, value: Any) -> Any:
     """`value` if it fits the field's annotation (an integral float becomes an int), else UserError."""
     text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", str(annotation))
     numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if text.replace(" ", "") in ("float|None", "Optional[float]"):
+        if value is None:
+            return None
+        text = "float"
     if text in ("float", "int") and not numeric:
         raise UserError(f"param {name} of {owner} must be a number, got {value!r}")
     if text == "int" and isinstance(value, float) and not value.is_integer():

@@ -2,7 +2,8 @@
 
 Both checking prompts carry, word for word, every input and convention of the calculation prompt
 (its text without the closing request), state the tolerance, and ask for the seed's JSON verdict.
-A result check also says which quantity the reported number is (the seed's v1.1 correction).
+A result check of benchmark version 1.1 also says which quantity the reported number is (the seed's
+v1.1 correction); version 1.0 shows the number alone, as the paper's items did.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from physbench.suites.medphys.items import SUITE_NAME, base_meta, item_id
 from physbench.suites.medphys.reference import MedphysReference
 from physbench.suites.medphys.planting import Planted, Worksheet, layout_variant, planted_sheet, sig_text, write_sheet
 from physbench.suites.medphys.text import SYSTEM_CHECK
+from physbench.suites.medphys.versions import Version, get_version
 
 
 def band_text(band: float) -> str:
@@ -54,15 +56,16 @@ def worksheet_prompt(gen: Generator, level: int, p: Any, sheet: Worksheet) -> st
     ])
 
 
-def result_prompt(gen: Generator, level: int, p: Any, shown: float) -> str:
+def result_prompt(gen: Generator, level: int, p: Any, shown: float, names_quantity: bool = True) -> str:
     spec = gen.level(level)
     unit = spec.unit(p)
+    what = f"The colleague's result for {spec.quantity(p)}" if names_quantity else "The colleague's reported result"
     return "\n\n".join([
         f"A colleague has completed the calculation below ({task_name(gen)}) and reports only the final "
         "result. Check the result before it is used clinically.",
         "Inputs:",
         inputs_text(gen, level, p),
-        f"The colleague's result for {spec.quantity(p)}: {sig_text(shown)} {unit}".rstrip(),
+        f"{what}: {sig_text(shown)} {unit}".rstrip(),
         "Decide whether the reported result is correct. Rounding differences are not errors: a result within "
         f"±{band_text(gen.band)} of the correct value counts as correct. If it is not correct, give the "
         'correct result with its unit. Answer with a JSON object {"verdict": "correct" or "incorrect", '
@@ -71,29 +74,34 @@ def result_prompt(gen: Generator, level: int, p: Any, shown: float) -> str:
 
 
 def check_items(gen: Generator, level: int, seed: int, p: Any, planted: Planted | None, *, public: bool = True,
-                tag: str | None = None, id_suffix: str = "") -> tuple[Item, Item]:
+                tag: str | None = None, id_suffix: str = "", version: Version | str | None = None,
+                pair_id: str | None = None) -> tuple[Item, Item]:
     """The worksheet-check and result-check items of one draw, with or without its planted error.
 
     `public=False` hides the seed behind `tag` (test split); `planted` must be computed from the
-    same draw. Both items' reference value is the correct answer; `shown_value` is the
-    colleague's final result as shown.
+    same draw and version. Both items' reference value is the correct answer; `shown_value` is the
+    colleague's final result as shown. `pair_id` (targeted tests) names the parameter set that a
+    planted item shares with its correct twin.
     """
     spec = gen.level(level)
+    v = get_version(version)
     reference_value = spec.solve(p)
     if planted is None:
-        sheet = write_sheet(gen, level, p, variant=layout_variant(gen, level, seed))
+        sheet = write_sheet(gen, level, p, variant=layout_variant(gen, level, seed) if v.varied_layouts else None)
     else:
         sheet = planted_sheet(gen, level, p, planted)
     shown = float(sig_text(sheet.final))
     params = params_to_dict(p)
     out = []
     for kind, text in (("worksheet_check", worksheet_prompt(gen, level, p, sheet)),
-                       ("result_check", result_prompt(gen, level, p, shown))):
-        meta = base_meta(gen, level, seed if public else None, p)
+                       ("result_check", result_prompt(gen, level, p, shown, v.result_names_quantity))):
+        meta = base_meta(gen, level, seed if public else None, p, v)
         meta["planted"] = planted.to_meta() if planted else None
         meta["n_steps"] = len(sheet.steps)
+        if pair_id is not None:
+            meta["pair_id"] = pair_id
         out.append(Item(
-            id=item_id(gen.name, level, kind, seed if public else None, tag) + id_suffix,
+            id=item_id(gen.name, level, kind, seed if public else None, tag, v) + id_suffix,
             suite=SUITE_NAME,
             kind=kind,
             messages=(Message("system", SYSTEM_CHECK), Message("user", text)),

@@ -16,6 +16,12 @@ medphys_app = typer.Typer(help="MedPhysBench: medical-physics calculations and c
                           add_completion=False)
 
 KINDS = ("calculation", "worksheet_check", "result_check")
+VERSION_HELP = "Benchmark version: 1.1 (default; v1.1 corrections, varied layouts) or 1.0 (the paper's items)."
+
+
+def version_option() -> Any:
+    """The `--benchmark-version` option of the commands that build items."""
+    return typer.Option("1.1", "--benchmark-version", help=VERSION_HELP)
 
 
 def emit(data: Any, as_json: bool, text: str) -> None:
@@ -68,16 +74,18 @@ def show_item(
     level: int = typer.Argument(..., help="Level 1, 2 or 3."),
     seed: int = typer.Argument(..., help="Public seed (>= 0)."),
     kind: str = typer.Option("calculation", "--kind", help="calculation, worksheet_check or result_check."),
+    benchmark_version: str = version_option(),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """One item: messages, reference, band, params and metadata."""
     from physbench.suites.medphys.build import build_item
+    from physbench.suites.medphys.versions import get_version
 
     if seed < 0:
         raise UserError("the seed must be >= 0")
     if kind not in KINDS:
         raise UserError(f"unknown kind {kind!r}; known: {', '.join(KINDS)}")
-    item = build_item(generator, level, seed, kind)
+    item = build_item(generator, level, seed, kind, get_version(benchmark_version))
     data = item.to_dict()
     data.update({"generator": item.meta["generator"], "level": item.meta["level"], "seed": item.meta["seed"]})
     from physbench.suites.medphys.reference import reference_of
@@ -130,4 +138,5 @@ def solve(
 
 # the checking-item commands attach themselves to medphys_app
 from physbench.suites.medphys import cli_checks as _cli_checks  # noqa: E402,F401
+from physbench.suites.medphys import cli_release as _cli_release  # noqa: E402,F401
 from physbench.suites.medphys import cli_verify as _cli_verify  # noqa: E402,F401

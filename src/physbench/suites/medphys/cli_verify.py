@@ -26,8 +26,11 @@ def _text(s: dict) -> str:  # type: ignore[type-arg]
     worst = max(s["constant_answer"], key=lambda c: c["pass_rate"])
     lines.append(f"  best constant answer: highest pass rate {worst['pass_rate'] * 100:.1f}% "
                  f"({worst['generator']} L{worst['level']})")
-    low = [d for d in s["detectability"] if d["detected"] < 0.5]
-    lines.append(f"  error modes: {len(s['detectability'])} mode-level combinations, {len(low)} detected in < 50% of draws")
+    low = [d for d in s["detectability"] if d["detected"] is not None and d["detected"] < 0.5]
+    big = s["detectability_by_size"]["at_least_twice_band"]
+    lines.append(f"  error modes: {len(s['detectability'])} mode-level combinations, {len(low)} detected in < 50% of "
+                 f"the draws where they apply; {big['n']} with a median effect of at least twice the band, "
+                 f"detected in {(big['min_detected'] or 0) * 100:.0f}-{(big['max_detected'] or 0) * 100:.0f}%")
     lines += [f"  FAIL: {f}" for f in s["failures"]]
     return "\n".join(lines)
 
@@ -39,14 +42,23 @@ def verify_command(
     doc: Optional[Path] = typer.Option(None, "--doc", help="Also write the Markdown record to this file."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
-    """Second implementation, derived bands, negative controls, detectability; exit 1 if anything fails."""
+    """Second implementation, derived bands, negative controls, detectability; exit 1 if anything fails.
+
+    With --doc, also writes the Markdown record and, beside it in figures/, the detectability figure.
+    """
     from physbench.suites.medphys.verify.document import markdown
     from physbench.suites.medphys.verify.run import verify
 
     summary = verify(draws, workers)
     if doc is not None:
+        from physbench.suites.medphys.verify.figure import detectability_figure
+
+        figure = doc.parent / "figures" / f"{doc.stem}-detectability.png"
+        detectability_figure(summary["detectability"], figure)
+        text = markdown(summary, f"physbench medphys verify --draws {draws} --doc {doc}",
+                        figure.relative_to(doc.parent).as_posix())
         tmp = doc.with_suffix(doc.suffix + ".tmp")
-        tmp.write_text(markdown(summary, f"physbench medphys verify --draws {draws} --doc {doc}"), encoding="utf-8")
+        tmp.write_text(text, encoding="utf-8")
         tmp.replace(doc)
     emit(summary, as_json, _text(summary))
     if not summary["passed"]:

@@ -10,6 +10,7 @@ specifications). The calculation itself (solver, error modes, worksheets) is in 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from functools import partial
@@ -23,6 +24,7 @@ from physbench.suites.medphys.mu_sheets import (
     l1_chain,
     l2_chain,
     l3_chain,
+    normalization_depth,
     num,
 )
 from physbench.suites.medphys.numbers import dec, fmt_dec
@@ -123,8 +125,15 @@ def _beam_violations(p: OpenFieldSsd | ExtendedSsd | IsocentricBlocked) -> list[
         lo, hi = ENERGIES[p.energy_mv].dmax_cm
         if not lo <= p.dmax_cm <= hi:
             out.append("dmax outside the range for this energy")
-    if not 0.8 <= p.output_cgy_per_mu <= 1.2:
-        out.append("output D'0 outside 0.8-1.2 cGy/MU")
+    if not 0.6 <= p.output_cgy_per_mu <= 1.2:
+        out.append("output D'0 outside 0.6-1.2 cGy/MU")
+    d0 = normalization_depth(p)
+    if not (80.0 <= p.calibration_ssd_cm <= 120.0 and p.dmax_cm <= d0 <= 10.0):
+        out.append("normalization SSD0 outside 80-120 cm or depth d0 outside dmax-10 cm")
+    if not 20.0 <= getattr(p, "pdd_calibration_percent", 100.0) <= 100.0:
+        out.append("PDD at the normalization depth outside 20-100%")
+    if not 80.0 <= getattr(p, "sad_cm", 100.0) <= 120.0:
+        out.append("SAD outside 80-120 cm")
     return out
 
 
@@ -214,9 +223,18 @@ def violations_l3(p: IsocentricBlocked) -> list[str]:
 # --- prompts --------------------------------------------------------------------------------------
 
 def _beam_lines(p: OpenFieldSsd | ExtendedSsd | IsocentricBlocked) -> list[str]:
-    return [f"Beam: {p.energy_mv} MV photons",
-            f"Machine output D′0: {fmt_dec(p.output_cgy_per_mu, 3)} cGy/MU, at dmax = {fmt_dec(p.dmax_cm, 1)} cm "
-            f"depth in water for SSD 100 cm and a 10 × 10 cm² field"]
+    if p.calibration_depth_cm is None and p.calibration_ssd_cm == 100.0:
+        return [f"Beam: {p.energy_mv} MV photons",
+                f"Machine output D′0: {fmt_dec(p.output_cgy_per_mu, 3)} cGy/MU, at dmax = {fmt_dec(p.dmax_cm, 1)} "
+                f"cm depth in water for SSD 100 cm and a 10 × 10 cm² field"]
+    lines = [f"Beam: {p.energy_mv} MV photons (dmax = {fmt_dec(p.dmax_cm, 1)} cm)",
+             f"Machine output D′0: {fmt_dec(p.output_cgy_per_mu, 3)} cGy/MU, at the normalization depth d0 = "
+             f"{fmt_dec(normalization_depth(p), 1)} cm in water for SSD {num(p.calibration_ssd_cm)} cm and a "
+             f"10 × 10 cm² field"]
+    if getattr(p, "pdd_calibration_percent", 100.0) != 100.0:
+        lines.append(f"Percent depth dose at d0 for this field and SSD: PDD(d0) = "
+                     f"{fmt_dec(p.pdd_calibration_percent, 1)}% (the PDD values are normalized at dmax)")
+    return lines
 
 
 def _prescription_lines(p: ExtendedSsd | IsocentricBlocked, where: str) -> list[str]:
@@ -289,9 +307,13 @@ def _l3_tables(p: IsocentricBlocked) -> list[str]:
 
 
 def prompt_l3(p: IsocentricBlocked) -> str:
+    squares = ("Field sizes are sides of equivalent squares; find the equivalent square of a field as 4A/P "
+               "(4 × area / perimeter)." if p.equivalent_square_stated else "Field sizes are sides of equivalent squares.")
+    tpr = ([] if p.calibration_depth_cm is None else
+           [f"The TMR table is normalized at dmax; D′0 is given at d0 = {fmt_dec(p.calibration_depth_cm, 1)} cm."])
     return "\n\n".join([
-        "A patient is treated isocentrically (SAD 100 cm) with a single blocked, wedged photon field. The dose "
-        "is prescribed at the isocenter, on the central axis.",
+        f"A patient is treated isocentrically (SAD {num(p.sad_cm)} cm) with a single blocked, wedged photon field. "
+        "The dose is prescribed at the isocenter, on the central axis.",
         bullets([
             *_beam_lines(p),
             f"Isocenter depth: {fmt_dec(p.depth_cm, 1)} cm",
@@ -301,12 +323,20 @@ def prompt_l3(p: IsocentricBlocked) -> str:
             *_modifier_lines(p),
             *_prescription_lines(p, "at the isocenter"),
         ]),
-        f"Beam data for this machine ({p.energy_mv} MV). Field sizes are sides of equivalent squares; find the "
-        f"equivalent square of a field as 4A/P (4 × area / perimeter).",
+        f"Beam data for this machine ({p.energy_mv} MV). {squares}",
         *_l3_tables(p),
+        *tpr,
         "Interpolate linearly in the tables (bilinearly in the two-dimensional tables).",
         ask("the monitor units per fraction for this field", "MU", PRECISION),
     ])
+
+
+def legacy_l3(p: IsocentricBlocked) -> IsocentricBlocked:
+    """Version 1.0 prompts, as the paper's, do not name the equivalent-square rule. Version 1.1 keeps it:
+    printed area and perimeter point to 4A/P, but the area alone (√A) is also in use for blocked fields
+    and moves the MU outside the 1% band in 14% of public draws (280 of 2000), and the second
+    implementation needs the rule stated."""
+    return dataclasses.replace(p, equivalent_square_stated=False)
 
 
 # --- error modes (seed 000, Table 6) ----------------------------------------------------------------
@@ -363,7 +393,7 @@ GENERATOR = Generator(
         2: LevelSpec(2, ExtendedSsd, sample_l2, violations_l2, partial(_solve, l2_chain), lambda p: "MU", _quantity,
                      prompt_l2, l2_chain),
         3: LevelSpec(3, IsocentricBlocked, sample_l3, violations_l3, partial(_solve, l3_chain), lambda p: "MU",
-                     _quantity, prompt_l3, l3_chain),
+                     _quantity, prompt_l3, l3_chain, legacy=legacy_l3),
     },
     error_modes=ERROR_MODES,
     checking=True,

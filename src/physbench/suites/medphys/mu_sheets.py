@@ -4,77 +4,34 @@ Each level's chain is written once (see worksheet.py). With an exact `Sheet()` i
 solver; with `mode=` it returns an error mode's answer; on a display sheet it writes the worksheet,
 whose layout varies by variant (optional note steps, merged steps, order of factors).
 
-Formalism (TG-71, factor-based hand calculation, calibration D'0 at dmax for SSD 100 cm, 10 x 10):
-  SSD set-up:  D' = D'0 Sc(rc) Sp(rs) PDD(d, rs, SSD)/100 WF TF ((100 + dmax)/(SSD + dmax))^2
-  SAD set-up:  D' = D'0 Sc(rc) Sp(rd) TMR(d, rd) WF TF ((100 + dmax)/100)^2
+Formalism (TG-71, factor-based hand calculation). D'0 is the dose per MU at the normalization point,
+depth d0 for SSD0 and a 10 x 10 field; the generated items use d0 = dmax and SSD0 = 100 cm, and a
+params file may give another normalization (TG-71's examples use d0 = 10 cm at SSD0 = 90 cm):
+  SSD set-up:  D' = D'0 Sc(rc) Sp(rs) PDD_N(d)/100 WF TF ((SSD0 + d0)/(SSD + d0))^2,
+               PDD_N = 100 PDD(d)/PDD(d0), the depth dose renormalized at d0 (PDD(d0) = 100 at dmax)
+  SAD set-up:  D' = D'0 Sc(rc) Sp(rd) TPR(d, rd) WF TF ((SSD0 + d0)/SAD)^2,
+               TPR(d, r) = TMR(d, r)/TMR(d0, r) (= TMR when d0 = dmax)
   MU = D / D', D the dose per fraction; equivalent squares by 4A/P (2XY/(X + Y) for a rectangle).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from physbench.suites.medphys.mu_beam import bracket, lerp
+from physbench.suites.medphys.mu_beam import bracket, interp2, lerp
+from physbench.suites.medphys.mu_params import (  # noqa: F401 (re-exported for the generator)
+    SAD_CM,
+    SSD0_CM,
+    ExtendedSsd,
+    IsocentricBlocked,
+    OpenFieldSsd,
+    calibrated_at_dmax_ssd100,
+    normalization_depth,
+    num,
+)
 from physbench.suites.medphys.numbers import fmt_dec, transpose_digits
 from physbench.suites.medphys.worksheet import Sheet, Shown, show
 
-SAD_CM = 100.0
-SSD0_CM = 100.0  # calibration SSD
-
-
-@dataclass(frozen=True)
-class OpenFieldSsd:  # level 1: SSD 100 cm, square open field, Sc, Sp and PDD given
-    energy_mv: int
-    dmax_cm: float
-    output_cgy_per_mu: float
-    field_cm: float
-    depth_cm: float
-    sc: float
-    sp: float
-    pdd_percent: float
-    dose_cgy: float
-
-
-@dataclass(frozen=True)
-class ExtendedSsd:  # level 2: extended SSD, PDD measured at that SSD, wedge and tray
-    energy_mv: int
-    dmax_cm: float
-    output_cgy_per_mu: float
-    ssd_cm: float
-    field_cm: float
-    depth_cm: float
-    sc: float
-    sp: float
-    pdd_percent: float
-    wedge_angle_deg: int
-    wedge_factor: float
-    tray_factor: float
-    total_dose_gy: float
-    fractions: int
-
-
-@dataclass(frozen=True)
-class IsocentricBlocked:  # level 3: isocentric, blocked and wedged field, tables to interpolate
-    energy_mv: int
-    dmax_cm: float
-    output_cgy_per_mu: float
-    depth_cm: float
-    coll_x_cm: float
-    coll_y_cm: float
-    blocked_area_cm2: float
-    blocked_perimeter_cm: float
-    wedge_angle_deg: int
-    wedge_factor: float
-    tray_factor: float
-    total_dose_gy: float
-    fractions: int
-    fields_cm: tuple[float, ...]
-    sc_table: tuple[float, ...]
-    sp_table: tuple[float, ...]
-    depths_cm: tuple[float, ...]  # first row is dmax
-    tmr_table: tuple[tuple[float, ...], ...]
-    pdd_table: tuple[tuple[float, ...], ...]
 
 
 def _fmt1(v: float) -> str:
@@ -83,11 +40,6 @@ def _fmt1(v: float) -> str:
 
 def _fmt3(v: float) -> str:
     return fmt_dec(v, 3)
-
-
-def num(x: float) -> str:
-    """A grid value or prescription number as printed: no trailing '.0' on whole numbers."""
-    return str(int(x)) if float(x).is_integer() else f"{x:g}"
 
 
 def mayneord_f(ssd1_cm: float, ssd2_cm: float, dmax_cm: float, depth_cm: float) -> float:
@@ -165,12 +117,17 @@ def l1_chain(p: OpenFieldSsd, s: Sheet, mode: str | None = None) -> Shown:
     """SSD 100 cm: MU = D / (D'0 Sc Sp PDD/100); no inverse-square factor at the calibration SSD."""
     output, sc, sp = _given(s, p.output_cgy_per_mu, 3), _given(s, p.sc, 3), _given(s, p.sp, 3)
     pdd, dose = _given(s, p.pdd_percent, 1), _given(s, p.dose_cgy, 0)
-    if s.vary("isf_note", 0.3):
+    general = not calibrated_at_dmax_ssd100(p)
+    if general:  # another normalization: renormalized PDD and the ISF from SSD0 + d0 to 100 + d0
+        pdd = _renormalized_pdd(s, p, pdd)
+    elif s.vary("isf_note", 0.3):
         dm = fmt_dec(p.dmax_cm, 1)
         s.step("isf", "Inverse-square factor", "ISF = ((SSD0 + dmax)/(SSD + dmax))²",
                f"((100 + {dm})/(100 + {dm}))²", 1.0, dec=4)
     scatter = _scatter(s, sc, None if mode == "sp_omitted" else sp, mode)
     factors = scatter + [("PDD/100", Shown(pdd / 100.0, ""), f"{pdd.text}/100")]
+    if general:
+        factors.append(("ISF", _isf_ssd(s, p, SSD0_CM, mode), ""))
     if s.vary("one_step", 0.3):
         ordered = s.order("factors", factors)
         names = " × ".join(["D′0"] + [n for n, _, _ in ordered])
@@ -181,6 +138,26 @@ def l1_chain(p: OpenFieldSsd, s: Sheet, mode: str | None = None) -> Shown:
     rate = _dose_rate(s, "Dose per MU at the prescription depth", factors, None, output, mode)
     return s.step("mu", "Monitor units", "MU = D/D′", f"{dose.text} cGy / {rate.text} cGy/MU",
                   _final(dose / rate, mode), "MU", dec=1)
+
+
+def _renormalized_pdd(s: Sheet, p: OpenFieldSsd | ExtendedSsd, pdd: Shown) -> Shown:
+    """PDD_N = 100 PDD(d)/PDD(d0) when D'0 is normalized at a depth d0 other than dmax (TG-71)."""
+    if p.pdd_calibration_percent == 100.0:
+        return pdd
+    ref = _given(s, p.pdd_calibration_percent, 1)
+    return s.step("pdd_n", "Depth dose renormalized at the calibration depth", "PDD_N = 100 × PDD(d)/PDD(d0)",
+                  f"100 × {pdd.text}/{ref.text}", 100.0 * pdd / ref, "%", dec=2)
+
+
+def _isf_ssd(s: Sheet, p: OpenFieldSsd | ExtendedSsd, ssd_cm: float, mode: str | None) -> Shown:
+    """ISF = ((SSD0 + d0)/(SSD + d0))² from the normalization point to the treatment depth d0 (TG-71)."""
+    d0, ssd0 = normalization_depth(p), p.calibration_ssd_cm
+    t0, tc, ts = fmt_dec(d0, 1), num(ssd0), num(ssd_cm)
+    if mode == "isq_inverted":
+        return s.step("isf", "Inverse-square factor", "ISF = ((SSD + d0)/(SSD0 + d0))²",
+                      f"(({ts} + {t0})/({tc} + {t0}))²", ((ssd_cm + d0) / (ssd0 + d0)) ** 2, dec=4)
+    return s.step("isf", "Inverse-square factor", "ISF = ((SSD0 + d0)/(SSD + d0))²",
+                  f"(({tc} + {t0})/({ts} + {t0}))²", ((ssd0 + d0) / (ssd_cm + d0)) ** 2, dec=4)
 
 
 def _product(values) -> float:  # type: ignore[no-untyped-def]
@@ -198,6 +175,8 @@ def l2_chain(p: ExtendedSsd, s: Sheet, mode: str | None = None) -> Shown:
     pdd, wf, tf = _given(s, p.pdd_percent, 1), _given(s, p.wedge_factor, 3), _given(s, p.tray_factor, 3)
     ssd, dm, d = num(p.ssd_cm), fmt_dec(p.dmax_cm, 1), fmt_dec(p.depth_cm, 1)
     dose, inline = _dose_per_fraction(s, p, mode)
+    if not calibrated_at_dmax_ssd100(p):
+        pdd = _renormalized_pdd(s, p, pdd)
     if mode == "mayneord_applied":
         f = mayneord_f(SSD0_CM, p.ssd_cm, p.dmax_cm, p.depth_cm)
         pdd = s.step("pdd", "Percent depth dose with the Mayneord F factor",
@@ -228,10 +207,21 @@ def l2_chain(p: ExtendedSsd, s: Sheet, mode: str | None = None) -> Shown:
 
 
 def _isf_extended(p: ExtendedSsd, mode: str | None) -> tuple[float | None, str, str]:
-    """Inverse-square factor from the calibration point (100 + dmax) to the treatment dmax (SSD + dmax)."""
+    """Inverse-square factor from the calibration point (100 + dmax) to the treatment dmax (SSD + dmax);
+    with another normalization, from SSD0 + d0 to SSD + d0."""
     ssd, dm = num(p.ssd_cm), fmt_dec(p.dmax_cm, 1)
     if mode == "isq_extended_omitted":
         return None, "", ""
+    if not calibrated_at_dmax_ssd100(p):
+        d0, ssd0 = normalization_depth(p), p.calibration_ssd_cm
+        t0, tc = fmt_dec(d0, 1), num(ssd0)
+        if mode == "isq_inverted":
+            return (((p.ssd_cm + d0) / (ssd0 + d0)) ** 2, "ISF = ((SSD + d0)/(SSD0 + d0))²",
+                    f"(({ssd} + {t0})/({tc} + {t0}))²")
+        if mode == "isq_ssd_alone":
+            return (ssd0 / p.ssd_cm) ** 2, "ISF = (SSD0/SSD)²", f"({tc}/{ssd})²"
+        return (((ssd0 + d0) / (p.ssd_cm + d0)) ** 2, "ISF = ((SSD0 + d0)/(SSD + d0))²",
+                f"(({tc} + {t0})/({ssd} + {t0}))²")
     if mode == "isq_inverted":
         return (((p.ssd_cm + p.dmax_cm) / (SSD0_CM + p.dmax_cm)) ** 2, "ISF = ((SSD + dmax)/(SSD0 + dmax))²",
                 f"(({ssd} + {dm})/(100 + {dm}))²")
@@ -302,6 +292,32 @@ def _table_lookup(s: Sheet, p: IsocentricBlocked, r: Shown, r_label: str, mode: 
                   dec=4)
 
 
+def _tpr(s: Sheet, p: IsocentricBlocked, tmr: Shown, r: Shown, r_label: str) -> Shown:
+    """TPR(d, r) = TMR(d, r)/TMR(d0, r) when D'0 is normalized at a depth d0 other than dmax."""
+    d0 = p.calibration_depth_cm
+    assert d0 is not None
+    at_d0 = interp2(p.depths_cm, p.fields_cm, p.tmr_table, d0, r)
+    t0 = fmt_dec(d0, 1)
+    ref = s.step("tmr_d0", f"TMR at the normalization depth {t0} cm", f"TMR({t0}, {r_label})",
+                 "bilinear in the TMR table", at_d0, dec=4)
+    return s.step("tpr", "Tissue-phantom ratio at the isocenter depth", f"TPR(d, {r_label}) = TMR(d, {r_label})/"
+                  f"TMR({t0}, {r_label})", f"{tmr.text}/{ref.text}", tmr / ref, dec=4)
+
+
+def _isf_isocentric(p: IsocentricBlocked, mode: str | None) -> tuple[float, str, str]:
+    """((SSD0 + d0)/SAD)²: from the normalization point to the isocenter (TG-71)."""
+    if calibrated_at_dmax_ssd100(p) and p.sad_cm == SAD_CM:
+        dm = fmt_dec(p.dmax_cm, 1)
+        if mode == "isq_inverted":
+            return (SAD_CM / (SSD0_CM + p.dmax_cm)) ** 2, "(SAD/(SSD0 + dmax))²", f"(100/(100 + {dm}))²"
+        return ((SSD0_CM + p.dmax_cm) / SAD_CM) ** 2, "((SSD0 + dmax)/SAD)²", f"((100 + {dm})/100)²"
+    d0, ssd0, sad = normalization_depth(p), p.calibration_ssd_cm, p.sad_cm
+    t0, tc, ts = fmt_dec(d0, 1), num(ssd0), num(sad)
+    if mode == "isq_inverted":
+        return (sad / (ssd0 + d0)) ** 2, "(SAD/(SSD0 + d0))²", f"({ts}/({tc} + {t0}))²"
+    return ((ssd0 + d0) / sad) ** 2, "((SSD0 + d0)/SAD)²", f"(({tc} + {t0})/{ts})²"
+
+
 def l3_chain(p: IsocentricBlocked, s: Sheet, mode: str | None = None) -> Shown:
     """Isocentric blocked, wedged field: D' = D'0 Sc(rc) Sp(rd) TMR(d, rd) WF TF ((100 + dmax)/100)^2."""
     output, wf, tf = _given(s, p.output_cgy_per_mu, 3), _given(s, p.wedge_factor, 3), _given(s, p.tray_factor, 3)
@@ -337,6 +353,8 @@ def l3_chain(p: IsocentricBlocked, s: Sheet, mode: str | None = None) -> Shown:
         s.step("dd_note", "Depth-dose quantity", f"{what}, at depth d", "", p.depth_cm, "cm", dec=1)
     r_for_tmr, r_label = (rc, "rc") if mode == "tmr_at_collimator_field" else (rd, "rd")
     tmr = _table_lookup(s, p, r_for_tmr, r_label, mode)
+    if p.calibration_depth_cm is not None and mode != "pdd_for_tmr":
+        tmr = _tpr(s, p, tmr, r_for_tmr, r_label)
     factors = _scatter(s, found["sc"], found.get("sp"), mode)
     factors.append(("PDD/100" if mode == "pdd_for_tmr" else "TMR", tmr, ""))
     if mode != "wedge_omitted":
@@ -345,12 +363,7 @@ def l3_chain(p: IsocentricBlocked, s: Sheet, mode: str | None = None) -> Shown:
         factors.append(("TF", tf, ""))
     extra = None
     if mode != "isocentric_isq_omitted":
-        if mode == "isq_inverted":
-            value = (SAD_CM / (SSD0_CM + p.dmax_cm)) ** 2
-            formula, subst = "(SAD/(SSD0 + dmax))²", f"(100/(100 + {dm}))²"
-        else:
-            value = ((SSD0_CM + p.dmax_cm) / SAD_CM) ** 2
-            formula, subst = "((SSD0 + dmax)/SAD)²", f"((100 + {dm})/100)²"
+        value, formula, subst = _isf_isocentric(p, mode)
         if s.vary("isf_inline", 0.35):
             extra = (formula, subst, value)
         else:

@@ -1,8 +1,9 @@
 """NCRP Report 147 shielding of diagnostic X-ray rooms, with the Archer transmission model (levels 1-3).
 
-Level 1: required transmission of a barrier. Level 2: lead thickness with a single TVL. Level 3: lead
-thickness by inverting the Archer et al. (1983) transmission fit for the room's workload spectrum.
-All three use a radiographic room and the report's unshielded air kerma per patient at 1 m.
+Level 1: required transmission of a barrier. Level 2: lead thickness with a single TVL, with one input
+printed in a unit that must be converted (seed 000: every level 2 needs at least one unit conversion).
+Level 3: lead thickness by inverting the Archer et al. (1983) transmission fit for the room's workload
+spectrum. All three use a radiographic room and the report's unshielded air kerma per patient at 1 m.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Callable
 
-from physbench.suites.medphys.base import ErrorMode, Generator, LevelSpec
+from physbench.suites.medphys.base import ErrorMode, Generator, LevelSpec, convention
 from physbench.suites.medphys.numbers import dec, fmt_dec, fmt_sig
 from physbench.suites.medphys.text import ask, bullets, table
 
@@ -83,6 +84,12 @@ class LeadSingleTvl:  # level 2
     controlled: bool
     goal_mgy_week: float
     tvl_mm: float
+    # which input is printed in another unit: "goal_ugy" (P in µGy/week), "distance_cm" (d in cm),
+    # "kerma_ugy" (K1 in µGy); "" prints every input in the units of the formula
+    converted: str = convention("")
+
+
+CONVERSIONS = ("goal_ugy", "distance_cm", "kerma_ugy")
 
 
 @dataclass(frozen=True)
@@ -172,7 +179,11 @@ def sample_l1(rng: random.Random) -> RequiredTransmission:
 
 def sample_l2(rng: random.Random) -> LeadSingleTvl:
     kind, fields = _common(rng)
-    return LeadSingleTvl(**fields, tvl_mm=dec(high_attenuation_tvl(kind.lead_fit[0]), 2))  # type: ignore[arg-type]
+    # the converted input follows from the drawn patient number, so the parameter stream (and every
+    # answer) of earlier draws stays as it was
+    converted = CONVERSIONS[int(fields["patients_week"]) % len(CONVERSIONS)]  # type: ignore[call-overload]
+    return LeadSingleTvl(**fields, tvl_mm=dec(high_attenuation_tvl(kind.lead_fit[0]), 2),  # type: ignore[arg-type]
+                         converted=converted)
 
 
 def sample_l3(rng: random.Random) -> LeadArcher:
@@ -213,6 +224,8 @@ def violations_l2(p: LeadSingleTvl) -> list[str]:
     kind = _kind(p)
     if kind is not None and p.tvl_mm != dec(high_attenuation_tvl(kind.lead_fit[0]), 2):
         out.append("TVL is not the high-attenuation TVL of this barrier's lead fit")
+    if p.converted not in ("", *CONVERSIONS):
+        out.append(f"converted input must be one of {', '.join(CONVERSIONS)} (or empty)")
     return out
 
 
@@ -241,15 +254,21 @@ def _kerma_note(p: Params) -> str:
 
 def _inputs(p: Params) -> list[str]:
     area = "controlled area" if p.controlled else "uncontrolled area"
+    converted = getattr(p, "converted", "")
+    kerma = f"{fmt_sig(p.k1_mgy * 1e3, 2)} µGy" if converted == "kerma_ugy" else f"{fmt_sig(p.k1_mgy, 2)} mGy"
+    distance = (f"{fmt_dec(p.distance_m * 100, 0)} cm" if converted == "distance_cm"
+                else f"{fmt_dec(p.distance_m, 1)} m")
+    goal = (f"{fmt_dec(p.goal_mgy_week * 1e3, 0)} µGy/week" if converted == "goal_ugy"
+            else f"{fmt_dec(p.goal_mgy_week, 2)} mGy/week")
     return [
         f"Barrier: {p.barrier}",
-        f"K1, {_kerma_note(p)}: {fmt_sig(p.k1_mgy, 2)} mGy",
+        f"K1, {_kerma_note(p)}: {kerma}",
         f"Use factor U of this barrier: {fmt_dec(p.use_factor, 2)}",
         f"Patients per week N: {p.patients_week}",
-        f"Distance from the X-ray source to the point of interest d: {fmt_dec(p.distance_m, 1)} m",
+        f"Distance from the X-ray source to the point of interest d: {distance}",
         f"Point of interest: {p.location}, beyond the barrier ({area})",
         f"Occupancy factor T: {_t_text(p.occupancy_den)}",
-        f"Shielding design goal P: {fmt_dec(p.goal_mgy_week, 2)} mGy/week (air kerma)",
+        f"Shielding design goal P: {goal} (air kerma)",
     ]
 
 

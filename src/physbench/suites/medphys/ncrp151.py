@@ -2,9 +2,10 @@
 
 Level 1: primary barrier of one material with a single TVL. Level 2: concrete primary barrier with
 TVL1 and TVLe, design goal in mSv/week. Level 3: concrete secondary barrier from head leakage and
-patient scatter, combined by the report's two-source rule. The level-3 items follow the seed's
-version 1.1 correction: they state the rule with the HVL of the leakage radiation (0.301 TVLe) and
-an explicit U = 1 for leakage and patient scatter.
+patient scatter, combined by the report's two-source rule. The level-3 items of benchmark version 1.1
+follow the seed's correction: they state the rule with the HVL of the leakage radiation (0.301 TVLe)
+and an explicit U = 1 for leakage and patient scatter. Version 1.0 items state the rule the paper's
+items stated (the TVL of the component that needs the thicker barrier) and leave U unstated.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from dataclasses import dataclass
 from functools import partial
 
 from physbench.suites.medphys import ncrp151_tables as tables
-from physbench.suites.medphys.base import ErrorMode, Generator, LevelSpec
+import dataclasses
+
+from physbench.suites.medphys.base import ErrorMode, Generator, LevelSpec, convention
 from physbench.suites.medphys.ncrp151_chain import primary_chain, secondary_chain, single_tvl_chain
 from physbench.suites.medphys.numbers import dec, fmt_dec, fmt_sci, sci
 from physbench.suites.medphys.text import ask, bullets, table
@@ -71,6 +74,23 @@ class SecondaryBarrier:  # level 3
     leak_tvl1_cm: float  # NCRP 151 Table B.7
     leak_tvle_cm: float
     scatter_tvl_cm: float  # NCRP 151 Table B.5a
+    # target to the point of interest when it is not the isocentre distance (IAEA SRS-47 examples)
+    leakage_distance_m: float | None = convention(None)
+    hvl_rule: str = convention("leakage")  # two-source HVL: "leakage" (NCRP 151, v1.1) or "thicker" (v1.0 items)
+    use_factor_stated: bool = convention(True)  # v1.0 items left U = 1 for leakage and scatter unstated
+
+    @property
+    def leak_distance_m(self) -> float:
+        """d_L: the target-to-point distance, the isocentre distance unless one is given."""
+        return self.distance_m if self.leakage_distance_m is None else self.leakage_distance_m
+
+
+HVL_RULES = ("leakage", "thicker")
+
+
+def legacy_l3(p: SecondaryBarrier) -> SecondaryBarrier:
+    """A level-3 draw as benchmark version 1.0 words and solves it."""
+    return dataclasses.replace(p, hvl_rule="thicker", use_factor_stated=False)
 
 
 def _solve(chain, p) -> float:  # type: ignore[no-untyped-def]
@@ -174,7 +194,8 @@ def sample_l3(rng: random.Random) -> SecondaryBarrier:
 def components_l3(p: SecondaryBarrier) -> tuple[float, float, float, float]:
     """(n_L, t_L, n_PS, t_PS) of a level-3 draw, exact."""
     p_sv, t = p.goal_msv_week * 1e-3, 1 / p.occupancy_den
-    n_l = tables.tvl_count(tables.leakage_transmission(p_sv, p.distance_m, p.workload_gy_week, t, p.leakage_fraction))
+    n_l = tables.tvl_count(tables.leakage_transmission(p_sv, p.leak_distance_m, p.workload_gy_week, t,
+                                                       p.leakage_fraction))
     n_s = tables.tvl_count(tables.patient_scatter_transmission(p_sv, p.target_patient_m, p.distance_m,
                                                                p.scatter_fraction, p.workload_gy_week, t,
                                                                p.field_area_cm2))
@@ -193,11 +214,17 @@ def violations_l3(p: SecondaryBarrier) -> list[str]:
         out.append("isocentre not 1 m from the target, or leakage not 0.1 %")
     if not 400.0 <= p.field_area_cm2 <= 1600.0 or not 2.5 <= p.distance_m <= 8.0:
         out.append("field area outside 400-1600 cm² or distance outside 2.5-8 m")
+    if abs(p.leak_distance_m - p.distance_m) > p.target_patient_m + 1e-9:
+        out.append("leakage and isocentre distances differ by more than the target-to-isocentre distance")
+    if p.hvl_rule not in HVL_RULES:
+        return out + [f"two-source rule must be one of {', '.join(HVL_RULES)}"]
     n_l, t_l, n_s, t_s = components_l3(p)
     if n_l < 1.05 or n_s < 1.0:
         out.append("a component needs less than one TVL (not a secondary-barrier design case)")
-    if abs(abs(t_l - t_s) - p.leak_tvle_cm) < 0.2:
-        out.append("thickness difference within 0.2 cm of one TVLe (two-source rule ambiguous at the shown precision)")
+    rule_tvl = p.leak_tvle_cm if p.hvl_rule == "leakage" or t_l >= t_s else p.scatter_tvl_cm
+    if abs(abs(t_l - t_s) - rule_tvl) < 0.2:
+        out.append("thickness difference within 0.2 cm of the rule's TVL (two-source rule ambiguous at the "
+                   "shown precision)")
     return out
 
 
@@ -257,6 +284,30 @@ def prompt_l2(p: PrimaryConcrete) -> str:
     ])
 
 
+def _distance_lines(p: SecondaryBarrier) -> list[str]:
+    if p.leakage_distance_m is None:
+        return [f"Distance from the isocentre to the point of interest: {fmt_dec(p.distance_m, 1)} m (use it as "
+                f"the leakage distance d_L and as the patient-to-point distance d_sec)"]
+    return [f"Distance from the isocentre (patient) to the point of interest d_sec: {fmt_dec(p.distance_m, 1)} m",
+            f"Distance from the target to the point of interest, the leakage distance d_L: "
+            f"{fmt_dec(p.leakage_distance_m, 1)} m"]
+
+
+def _method_l3(p: SecondaryBarrier) -> str:
+    """The method paragraph: v1.1 (NCRP 151's rule, U stated) or the v1.0 items' wording."""
+    if p.hvl_rule == "thicker":
+        u = (" with a use factor U = 1 for both leakage and patient scatter" if p.use_factor_stated else "")
+        return ("Follow the NCRP Report 151 method: calculate the leakage barrier and the patient-scatter barrier "
+                f"separately{u}, then combine them with the report's two-source rule. For that rule, use the TVL "
+                "of the component that needs the thicker barrier (TVLe for leakage), and take one HVL as 0.301 of "
+                f"that TVL. {SV_GY}")
+    u = ", with a use factor U = 1 for both leakage and patient scatter" if p.use_factor_stated else ""
+    return ("Follow the NCRP Report 151 method: calculate the leakage barrier and the patient-scatter barrier "
+            f"separately{u}. Then apply the report's two-source rule: if the two thicknesses differ by one leakage "
+            "TVLe or more, the larger thickness is sufficient; if they differ by less than one leakage TVLe, add "
+            f"one HVL of the leakage radiation, taken as 0.301 × TVLe (leakage), to the larger thickness. {SV_GY}")
+
+
 def prompt_l3(p: SecondaryBarrier) -> str:
     data = table(["Quantity (NCRP Report 151)", "Value"], [
         [f"Patient-scatter fraction a at {p.angle_deg}° (Table B.4; at 1 m from the patient, for a 400 cm² field)",
@@ -276,17 +327,12 @@ def prompt_l3(p: SecondaryBarrier) -> str:
                  f"Shielding design goal P: {fmt_dec(p.goal_msv_week, 2)} mSv/week",
                  f"Head leakage: {fmt_dec(p.leakage_fraction * 100, 1)}% of the useful-beam dose, at 1 m from "
                  "the target",
-                 f"Distance from the isocentre to the point of interest: {fmt_dec(p.distance_m, 1)} m (use it as "
-                 f"the leakage distance d_L and as the patient-to-point distance d_sec)",
+                 *_distance_lines(p),
                  f"Target-to-patient (isocentre) distance d_sca: {fmt_dec(p.target_patient_m, 1)} m",
                  f"Largest field area at the patient F: {fmt_dec(p.field_area_cm2, 0)} cm²",
                  f"Scattering angle from the patient to the point of interest: {p.angle_deg}°"]),
         "Data for this case:\n\n" + data,
-        "Follow the NCRP Report 151 method: calculate the leakage barrier and the patient-scatter barrier "
-        "separately, with a use factor U = 1 for both leakage and patient scatter. Then apply the report's "
-        "two-source rule: if the two thicknesses differ by one leakage TVLe or more, the larger thickness is "
-        "sufficient; if they differ by less than one leakage TVLe, add one HVL of the leakage radiation, taken as "
-        f"0.301 × TVLe (leakage), to the larger thickness. {SV_GY}",
+        _method_l3(p),
         ask("the required concrete thickness of this secondary barrier", "cm", PRECISION),
     ])
 
@@ -332,7 +378,7 @@ GENERATOR = Generator(
                      lambda p: "the required concrete thickness of the primary barrier", prompt_l2, primary_chain),
         3: LevelSpec(3, SecondaryBarrier, sample_l3, violations_l3, partial(_solve, secondary_chain),
                      lambda p: "cm", lambda p: "the required concrete thickness of the secondary barrier",
-                     prompt_l3, secondary_chain),
+                     prompt_l3, secondary_chain, legacy=legacy_l3),
     },
     error_modes=ERROR_MODES,
     checking=True,

@@ -177,7 +177,7 @@ def primary_chain(p: Any, s: Sheet, mode: str | None = None) -> Shown:
 
 def _leakage_block(s: Sheet, p: Any, goal: Shown, w: Shown, t: Shown, u: Shown | None, mode: str | None) -> Shown:
     """Leakage: B_L = P d_L² / (10⁻³ W T), n_L, t_L = TVL1 + (n_L − 1) TVLe."""
-    d = show(p.distance_m, dec=1)
+    d = show(p.leak_distance_m, dec=1)
     d_sym, d_num, d_pow = _dist(s, "d_L", d, mode)
     frac = show(p.leakage_fraction, sci=1)
     if mode == "leak_fraction_omitted":
@@ -229,10 +229,15 @@ def _scatter_block(s: Sheet, p: Any, goal: Shown, w: Shown, t: Shown, u: Shown |
     return single_tvl_thickness(s, n, tvl, "t_scatter", "Patient-scatter barrier thickness", "t_PS", "n_PS", "TVL_PS")
 
 
-def _combine(s: Sheet, t_leak: Shown, t_scatter: Shown, tvle: Shown, mode: str | None) -> Shown:
-    """Two-source rule (v1.1 items): add one leakage HVL, 0.301 TVLe, when the two differ by < TVLe."""
+def _combine(s: Sheet, t_leak: Shown, t_scatter: Shown, p: Any, mode: str | None) -> Shown:
+    """Two-source rule: add one HVL, 0.301 TVL, when the two differ by less than that TVL. The TVL is
+    the leakage TVLe (NCRP 151, v1.1 items) or, for v1.0 items, that of the component needing more."""
     title = "Barrier thickness by the two-source rule"
     big = max(t_leak, t_scatter)
+    if p.hvl_rule == "thicker" and t_scatter > t_leak:
+        tvle, name, sym = show(p.scatter_tvl_cm, dec=0), "patient-scattered radiation", "TVL_PS"
+    else:
+        tvle, name, sym = show(p.leak_tvle_cm, dec=0), "leakage radiation", "TVLe"
     if s.vary("diff_step"):
         diff = s.step("diff", "Difference between the two thicknesses", "Δt = |t_L − t_PS|",
                       f"|{t_leak.text} − {t_scatter.text}| cm", abs(t_leak - t_scatter), "cm", dec=ROUNDING["t"])
@@ -242,11 +247,11 @@ def _combine(s: Sheet, t_leak: Shown, t_scatter: Shown, tvle: Shown, mode: str |
     if diff >= tvle or mode == "no_added_hvl":
         return s.step("t", title, "t = max(t_L, t_PS)", pair, big, "cm", dec=ROUNDING["t"])
     if s.vary("hvl_step"):
-        hvl = s.step("hvl", "One HVL of the leakage radiation", "HVL = 0.301 × TVLe", f"0.301 × {tvle.text} cm",
+        hvl = s.step("hvl", f"One HVL of the {name}", f"HVL = 0.301 × {sym}", f"0.301 × {tvle.text} cm",
                      tables.HVL_PER_TVL * tvle, "cm", dec=ROUNDING["t"])
         return s.step("t", title, "t = max(t_L, t_PS) + HVL", f"{pair} + {hvl.text} cm", big + hvl, "cm",
                       dec=ROUNDING["t"])
-    return s.step("t", title, "t = max(t_L, t_PS) + 0.301 × TVLe", f"{pair} + 0.301 × {tvle.text} cm",
+    return s.step("t", title, f"t = max(t_L, t_PS) + 0.301 × {sym}", f"{pair} + 0.301 × {tvle.text} cm",
                   big + tables.HVL_PER_TVL * tvle, "cm", dec=ROUNDING["t"])
 
 
@@ -255,11 +260,11 @@ def secondary_chain(p: Any, s: Sheet, mode: str | None = None) -> Shown:
     goal = goal_in_sv(s, p.goal_msv_week, mode)
     w, t = show(p.workload_gy_week, dec=0), fraction(p.occupancy_den)
     u = fraction(p.primary_use_den) if mode == "u_quarter" else None
-    if mode != "u_quarter" and s.vary("u_note"):
+    if mode != "u_quarter" and p.use_factor_stated and s.vary("u_note"):
         s.step("u_note", "Use factor for leakage and patient scatter", "U", "", 1.0, dec=0)
     occupancy_note(s, p.location, t, mode)
     blocks = {"leak": _leakage_block, "scatter": _scatter_block}
     thick: dict[str, Shown] = {}
     for name in s.order("blocks", ["leak", "scatter"]):
         thick[name] = blocks[name](s, p, goal, w, t, u, mode)
-    return _combine(s, thick["leak"], thick["scatter"], show(p.leak_tvle_cm, dec=0), mode)
+    return _combine(s, thick["leak"], thick["scatter"], p, mode)

@@ -105,10 +105,16 @@ def thickness(n: float, tvl1: float, tvle: float) -> float:
     return max(0.0, tvl1 + (n - 1.0) * tvle)
 
 
-def two_source(t_leak: float, t_scatter: float, tvle_leak: float) -> float:
-    """NCRP 151 two-source rule, as the report applies it: if the leakage and patient-scatter
-    thicknesses differ by less than one TVL, add one HVL of the leakage radiation (0.301 TVLe)."""
+def two_source(t_leak: float, t_scatter: float, tvl_leak: float, tvl_scatter: float | None = None,
+               rule: str = "leakage") -> float:
+    """NCRP 151 two-source rule: if the leakage and patient-scatter thicknesses differ by less than
+    one TVL, add one HVL (0.301 TVL) to the larger. The report takes the TVL of the leakage radiation
+    (`rule="leakage"`, as the v1.1 items); the v1.0 items took that of the component needing the
+    thicker barrier (`rule="thicker"`, which needs `tvl_scatter`)."""
+    tvl = tvl_leak
+    if rule == "thicker" and t_scatter > t_leak:
+        if tvl_scatter is None:
+            raise ValueError("the 'thicker' rule needs the patient-scatter TVL")
+        tvl = tvl_scatter
     big = max(t_leak, t_scatter)
-    if abs(t_leak - t_scatter) < tvle_leak:
-        return big + HVL_PER_TVL * tvle_leak
-    return big
+    return big + HVL_PER_TVL * tvl if abs(t_leak - t_scatter) < tvl else big

@@ -12,8 +12,9 @@ from physbench.suites.medphys.generators import LEVELS, available_generators, ge
 from physbench.suites.medphys.items import calculation_item
 from physbench.suites.medphys.verify.bands import derive_band
 from physbench.suites.medphys.verify.controls import constant_answer, item_controls
-from physbench.suites.medphys.verify.detect import detectability
 from physbench.suites.medphys.reference import reference_of
+from physbench.suites.medphys.verify.detect import detectability, size_groups
+from physbench.suites.medphys.verify.paper_table6 import SIZE_FINDING
 
 AGREEMENT_BOUND = 1e-6
 
@@ -127,11 +128,14 @@ def summarise(results: list[dict[str, Any]], draws: int) -> dict[str, Any]:
         "negative_controls": controls,
         "constant_answer": [r["constant_answer"] for r in results],
         "detectability": [d for r in results for d in r["detectability"]],
+        "detectability_draws": results[0]["detectability"][0]["draws"] if results and results[0]["detectability"] else 0,
         "prompt_defects": [{"generator": r["generator"], "level": r["level"], **d} for r in results
                            for d in r["prompt_defects"]],
         "mode_failures": [{"generator": r["generator"], "level": r["level"], **d} for r in results
                           for d in r["mode_failures"]],
     }
+    out["detectability_by_size"] = size_groups(out["detectability"])
+    out["detectability_by_size_paper"] = SIZE_FINDING
     out["failures"] = failures(out)
     out["passed"] = not out["failures"]
     return out
