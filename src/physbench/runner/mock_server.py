@@ -83,7 +83,7 @@ def _scripted(request: dict[str, Any]) -> dict[str, Any] | None:
                 k = sum(1 for x in messages[at + 1:] if isinstance(x, dict) and x.get("role") == "assistant")
                 step = script[min(k, len(script) - 1)]
                 if not isinstance(step, dict):
-                    return {"content": str(step), "finish_reason": "stop"}
+                    return {"content": str(step), "tool_calls": [], "finish_reason": "stop"}
                 calls = [c if "function" in c else
                          {"id": c.get("id", f"call_{i}"), "type": "function",
                           "function": {"name": c.get("name", ""), "arguments": c["arguments"] if isinstance(
