@@ -118,3 +118,45 @@ def test_the_registry_names_known_protocols_and_refuses_tools_without_support():
         spec, supports_tools = "local", False
     with pytest.raises(UserError, match="cannot"):
         check_model(get_protocol("agent", SUITE), NoTools())
+
+
+def test_replay_model_answers_each_call_of_an_attempt_and_carries_tool_calls(tmp_path):
+    from physbench.models.scripted import ReplayModel
+
+    path = tmp_path / "r.jsonl"
+    script = [{"content": "", "tool_calls": [{"id": "a", "name": "submit", "arguments": '{"value": 2'}]},
+              {"content": "", "tool_calls": [{"id": "b", "name": "submit", "arguments": {"value": 2.0}}]}]
+    path.write_text(json.dumps({"id": "p/r", "responses": script}) + "\n")
+    item = protocol_item("p/r", ["unused"], {})
+
+    async def go():
+        model = ReplayModel(str(path))
+        ledger = CallLedger(model, item, {}, RetryPolicy(max_attempts=1))
+        return await get_protocol("agent", SUITE).run(item, ledger)
+    answer = asyncio.run(go())
+    assert [e["error"] is not None for e in answer.detail["tool_log"]] == [True, False]
+    assert answer.detail["result"] == {"submitted": 2.0}
+
+
+def test_program_vote_takes_a_value_returned_twice_and_abstains_when_nothing_runs(server):
+    one = "```python\ndef solve():\n    return 1.0\n```"
+    from physbench.protocols.program import Program
+
+    class Cycle:
+        """An Ask that replays a fixed list of replies, one per call, recording the temperatures."""
+        def __init__(self, texts):
+            self.texts, self.temps = list(texts), []
+
+        async def __call__(self, messages, **kw):
+            from physbench.models.base import Completion
+            self.temps.append(kw.get("temperature"))
+            return Completion(self.texts.pop(0), finish_reason="stop")
+    item = protocol_item("p/vote", ["x"], {"program": {}})
+    ask = Cycle([one, PROG, "no code", PROG, one])
+    answer = asyncio.run(Program(vote=5).run(item, ask))
+    assert answer.value == 1.0 and set(ask.temps) == {0.7}  # 1.0 and 2.0 both twice: the tie goes to the first sample
+    assert answer.detail["vote"]["counts"] == {"1.0": 2, "2.0": 2}
+    first = asyncio.run(Program(vote=3).run(item, Cycle([one, PROG, "no code"])))
+    assert first.value == 1.0  # no value twice: the first computed one
+    none = asyncio.run(Program(vote=2).run(item, Cycle(["a", "b"])))
+    assert none.outcome == "abstained" and none.value is None
