@@ -34,7 +34,9 @@ def _calc(index: int, prefix: str) -> Item:
     user = f"Item {item_id}: compute the quantity ({unit}).\nmock-reply: {reply}"
     group = f"gen{'ab'[index % 2]}/L{1 + index % 3}"
     messages = (Message("system", SYSTEM), Message("user", user))
-    return Item(id=item_id, suite="fixture", kind="calculation", messages=messages,
+    # $FIXTURE_TWO_STEP=1: a formatting turn for the two-step protocol, answered with the same reply
+    data = {"format": f"Give the final answer boxed.\nmock-reply: {reply}"} if os.environ.get("FIXTURE_TWO_STEP") else {}
+    return Item(id=item_id, suite="fixture", kind="calculation", messages=messages, protocol_data=data,
                 reference={"value": value, "unit": unit, "band": band}, params={"i": index, "p": prefix},
                 meta={"generator": f"gen{'ab'[index % 2]}", "level": 1 + index % 3, "group": group, "seed": index})
 
