@@ -40,3 +40,12 @@ def test_a_two_step_run_killed_mid_attempt_resumes_and_grades_each_item_once(moc
     keys = [(r[0], r[1]) for r in rows]
     assert len(keys) == len(set(keys)) == N_CALC
     assert all([t.get("label") for t in json.loads(r[2])] == ["solve", "format"] for r in rows)
+
+
+def test_a_tools_protocol_with_the_local_model_is_one_error_line_and_exit_2(tmp_path):
+    args = [sys.executable, str(LAUNCH), "eval", "fixture", "--model", "local", "--protocol", "agent",
+            "--run-dir", str(tmp_path / "run")]
+    proc = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().count("\n") == 0 and "calls tools" in proc.stderr
+    assert not (tmp_path / "run").exists()

@@ -62,6 +62,16 @@ def needs_tools(protocol: Any) -> bool:
     return getattr(protocol, "needs_tools", False) is True
 
 
+NO_TOOL_SPECS = ("local",)  # model specs known to lack tool calls, refused before the model is built
+
+
+def check_model_spec(protocol: Any, spec: str) -> None:
+    """UserError, before any model is loaded, for a tools protocol with a model spec that has none."""
+    if needs_tools(protocol) and spec.split(":", 1)[0] in NO_TOOL_SPECS:
+        raise UserError(f"protocol {getattr(protocol, 'name', '?')!r} calls tools and model {spec!r} cannot; "
+                        "choose another protocol or model")
+
+
 def check_model(protocol: Any, model: Any) -> None:
     """UserError when the protocol offers tools and the model cannot call them."""
     if needs_tools(protocol) and getattr(model, "supports_tools", True) is False:
@@ -69,5 +79,5 @@ def check_model(protocol: Any, model: Any) -> None:
                         f"{getattr(model, 'spec', '?')!r} cannot; choose another protocol or model")
 
 
-__all__ = ["Answer", "Ask", "PROTOCOLS", "Protocol", "Turn", "check_model", "get_protocol", "needs_tools",
+__all__ = ["Answer", "Ask", "PROTOCOLS", "Protocol", "Turn", "check_model", "check_model_spec", "get_protocol", "needs_tools",
            "parse_spec"]
