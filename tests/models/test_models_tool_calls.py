@@ -137,3 +137,25 @@ def test_tools_are_sent_and_tool_calls_come_back():
     completion = _call(tooling)
     assert seen["tools"][0]["function"]["name"] == "calc" and seen["tool_choice"] == "auto"
     assert completion.tool_calls[0].name == "calc" and completion.tool_calls[0].parsed == {}
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+                    max_leaves=12)
+CALL = st.fixed_dictionaries({}, optional={"id": JSON, "type": JSON, "function": st.fixed_dictionaries(
+    {}, optional={"name": JSON | st.text(max_size=5), "arguments": JSON | st.text(max_size=20)})})
+
+
+@settings(max_examples=300, deadline=None)
+@given(content=JSON, calls=JSON | st.lists(CALL, max_size=3), usage=JSON)
+def test_hostile_messages_give_a_completion_or_a_model_error_never_anything_else(content, calls, usage):
+    body = json.dumps({"choices": [{"message": {"role": "assistant", "content": content, "tool_calls": calls}}],
+                       "usage": usage}).encode()
+    try:
+        _, _, got_usage, _, _, got_calls = read_chat_response(body)
+    except ModelError:
+        return
+    assert all(isinstance(v, int) for v in got_usage.values())
+    assert all((c.parsed is None) == (c.error is not None) for c in got_calls)
