@@ -49,12 +49,13 @@ def test_two_step_grades_the_formatting_reply(server):
 def test_checkpoints_oracle_inserts_the_expected_text_and_answers_each_step(server):
     steps = [{"id": "checkpoint-1", "ask": "Step one.", "expected": "ORACLE-ONE"},
              {"id": "checkpoint-2", "ask": "Step two."}]
-    item = protocol_item("p/ck", ["one: 1 Gy", "Understood", "two: 2 Gy"], {"steps": steps})
+    item = protocol_item("p/ck", ["one: 1 Gy", "two: 2 Gy"], {"steps": steps})
     answer, _ = _run(server, "checkpoints-oracle", item)
     assert [s.step for s in answer.steps] == ["checkpoint-1", "checkpoint-2"]
     assert [s.text for s in answer.steps] == ["one: 1 Gy", "two: 2 Gy"]
     last = json.loads(server.bodies[-1])["messages"]
-    assert any("ORACLE-ONE" in m["content"] for m in last if m["role"] == "user")
+    assert "ORACLE-ONE" in [m for m in last if m["role"] == "user"][-1]["content"]  # before step two's ask
+    assert [m["content"] for m in last if m["role"] == "assistant"] == ["one: 1 Gy"]
     self_answer, _ = _run(server, "checkpoints-self", protocol_item("p/ck2", ["a", "b"], {"steps": steps}))
     assert not any("ORACLE-ONE" in (m["content"] or "") for m in json.loads(server.bodies[-1])["messages"])
     assert [s.text for s in self_answer.steps] == ["a", "b"]

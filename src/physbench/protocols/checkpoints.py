@@ -1,7 +1,7 @@
 """`checkpoints-self` / `checkpoints-oracle`: the item's steps (protocol_data["steps"]) asked one after
 another in one conversation; each step is formatted on a copy of it, so the formatting turn never
 enters the conversation. With oracle carryover the step's correct answer ("expected") is written
-into the conversation before the next step, so one wrong step does not sink the rest."""
+at the head of the next step's user turn, so one wrong step does not sink the rest."""
 
 from __future__ import annotations
 
@@ -36,13 +36,15 @@ class Checkpoints:
         conversation = [m for m in item.messages if m.role == "system"]
         first_user = [m for m in item.messages if m.role != "system"]
         answers, turns = [], []
+        carry = ""
         for i, step in enumerate(steps):
             sid = str(step.get("id") or f"checkpoint-{i + 1}")
             prompt = step["ask"]
             if i == 0 and first_user:  # the item's own question opens the first step
                 conversation.extend(first_user[:-1])
                 prompt = f"{first_user[-1].content}\n\n{prompt}"
-            conversation.append(Message("user", prompt))
+            conversation.append(Message("user", carry + prompt))
+            carry = ""
             reply = await ask(conversation, label=f"{sid}:solve")
             turns.append(_turn(reply, f"{sid}:solve"))
             conversation.append(Message("assistant", reply.text))
@@ -54,8 +56,7 @@ class Checkpoints:
             answers.append(Answer(final.text, final.finish_reason, step=sid))
             expected = step.get("expected")
             if self.oracle and i + 1 < len(steps) and isinstance(expected, str) and expected:
-                conversation.append(Message("user", f"For reference, the correct result of this step: {expected}"))
-                conversation.append(Message("assistant", "Understood."))
+                carry = f"For reference, the correct result of the previous step: {expected}\n\n"
         last = answers[-1]
         return Answer(last.text, last.finish_reason, tuple(turns), tuple(answers),
                       detail={"carryover": "oracle" if self.oracle else "self"})
