@@ -64,7 +64,7 @@ def test_the_common_response_shape_reads_text_finish_usage_and_no_extras():
     body = json.dumps({"id": "x", "choices": [{"index": 0, "message": {"role": "assistant", "content": "\\boxed{2 Gy}"},
                                                "finish_reason": "stop"}],
                        "usage": {"prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10}}).encode()
-    text, finish, usage, raw, extras = read_chat_response(body)
+    text, finish, usage, raw, extras, _calls = read_chat_response(body)
     assert (text, finish, extras) == ("\\boxed{2 Gy}", "stop", None)
     assert usage == {"prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10} and raw["id"] == "x"
 
@@ -73,7 +73,7 @@ def test_counts_that_are_not_integers_are_left_out_and_extras_are_kept():
     body = json.dumps({"choices": [{"message": {"content": "a", "refusal": None, "reasoning_content": "why"},
                                     "finish_reason": 3}],
                        "usage": {"prompt_tokens": True, "completion_tokens": 2.0}}).encode()
-    text, finish, usage, _, extras = read_chat_response(body)
+    text, finish, usage, _, extras, _calls = read_chat_response(body)
     assert (text, finish, usage, extras) == ("a", None, {}, {"reasoning_content": "why"})
 
 

@@ -74,10 +74,24 @@ def test_malformed_bodies_raise_a_retryable_error_and_never_crash(body):
     assert err.value.retryable
 
 
-def test_null_content_reads_as_empty_text_and_extras_are_kept():
+def test_null_content_without_tool_calls_is_a_retryable_malformed_reply():
     body = json.dumps({"choices": [{"message": {"role": "assistant", "content": None, "reasoning_content": "think"},
                                     "finish_reason": "stop"}]}).encode()
-    text, finish, usage, raw, extras = read_chat_response(body)
+    with pytest.raises(ModelError) as info:
+        read_chat_response(body)
+    assert info.value.retryable
+
+
+def test_a_choice_without_a_message_is_a_retryable_malformed_reply():
+    with pytest.raises(ModelError) as info:
+        read_chat_response(json.dumps({"choices": [{"finish_reason": "stop"}]}).encode())
+    assert info.value.retryable
+
+
+def test_extras_beside_the_text_are_kept():
+    body = json.dumps({"choices": [{"message": {"role": "assistant", "content": "", "reasoning_content": "think"},
+                                    "finish_reason": "stop"}]}).encode()
+    text, finish, usage, raw, extras, _calls = read_chat_response(body)
     assert (text, finish, usage) == ("", "stop", {})
     assert extras == {"reasoning_content": "think"}
 

@@ -34,7 +34,9 @@ def _calc(index: int, prefix: str) -> Item:
     user = f"Item {item_id}: compute the quantity ({unit}).\nmock-reply: {reply}"
     group = f"gen{'ab'[index % 2]}/L{1 + index % 3}"
     messages = (Message("system", SYSTEM), Message("user", user))
-    return Item(id=item_id, suite="fixture", kind="calculation", messages=messages,
+    # $FIXTURE_TWO_STEP=1: a formatting turn for the two-step protocol, answered with the same reply
+    data = {"format": f"Give the final answer boxed.\nmock-reply: {reply}"} if os.environ.get("FIXTURE_TWO_STEP") else {}
+    return Item(id=item_id, suite="fixture", kind="calculation", messages=messages, protocol_data=data,
                 reference={"value": value, "unit": unit, "band": band}, params={"i": index, "p": prefix},
                 meta={"generator": f"gen{'ab'[index % 2]}", "level": 1 + index % 3, "group": group, "seed": index})
 
@@ -98,3 +100,49 @@ class FixtureSuite:
 
 
 SUITE = register(FixtureSuite())
+
+
+class CalcHarness:
+    """A two-tool harness for the agent protocol: `add(a, b)` and the terminal `submit(value)`."""
+
+    def __init__(self, item: Item) -> None:
+        from physbench.core.tools import ToolSpec
+
+        self.item = item
+        number = {"type": "number"}
+        self.tools = (ToolSpec("add", "a + b", {"type": "object", "properties": {"a": number, "b": number}}),
+                      ToolSpec("submit", "final value", {"type": "object", "properties": {"value": number}}))
+        self.limits = {"tool_calls": 4, "turns": 6, "wall_s": 60}
+        self.submitted: Any = None
+
+    def call(self, name: str, arguments: Any) -> Any:
+        if name == "add":
+            try:
+                return {"sum": float(arguments["a"]) + float(arguments["b"])}
+            except (KeyError, TypeError, ValueError):
+                return {"error": "add needs numbers a and b"}
+        if name == "submit":
+            self.submitted = arguments.get("value")
+            return {"ok": True}
+        return {"error": f"unknown tool {name!r}"}
+
+    @property
+    def finished(self) -> bool:
+        return self.submitted is not None
+
+    def result(self) -> dict[str, Any]:
+        return {"submitted": self.submitted}
+
+
+def protocol_item(item_id: str, script: list[Any], protocol_data: dict[str, Any]) -> Item:
+    """An item whose mock replies follow `script` (see the mock server's mock-script)."""
+    user = f"Item {item_id}: compute.\nmock-script: {json.dumps(script)}"
+    return Item(id=item_id, suite="fixture", kind="calculation", messages=(Message("system", SYSTEM), Message("user", user)),
+                reference={"value": 2.0, "unit": "Gy", "band": 0.01}, protocol_data=protocol_data)
+
+
+def _harness(item: Item) -> CalcHarness:
+    return CalcHarness(item)
+
+
+FixtureSuite.harness = staticmethod(_harness)  # type: ignore[attr-defined]

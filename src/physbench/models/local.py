@@ -107,6 +107,7 @@ class LocalModel:
     spec = "local"
     max_concurrency = 1
     attempt_aware = True  # the runner passes `repeat=`, used for the per-attempt seed
+    supports_tools = False  # the bundled chat template has no tool-call format
 
     def __init__(self, *, threads: int | None = None, context_tokens: int = CONTEXT_TOKENS) -> None:
         try:
@@ -139,7 +140,9 @@ class LocalModel:
                 stop=[END_OF_TURN], stopping_criteria=self._stopping)
 
     async def generate(self, messages: Sequence["Message"], *, item: "Item | None" = None,
-                       repeat: int = 0, **params: Any) -> Completion:
+                       repeat: int = 0, tools: Any = None, tool_choice: Any = None, **params: Any) -> Completion:
+        if tools:
+            raise ModelError("the local model cannot call tools; use a protocol without tools", retryable=False)
         merged = {**DEFAULTS, **{k: v for k, v in params.items() if v is not None}}
         if "seed" not in params or params["seed"] is None:
             merged["seed"] = attempt_seed(0, item.id if item else "", repeat)

@@ -26,12 +26,15 @@ from physbench.models.pricing import Price
 
 if TYPE_CHECKING:
     from physbench.core.items import Item, Message
+    from physbench.core.tools import ToolSpec
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 CONNECT_TIMEOUT_S = 60.0
 MAX_BODY_BYTES = 64 << 20
+MAX_RETRY_AFTER_S = 120.0  # the longest Retry-After honoured (option max_retry_after_s)
 RETRYABLE_STATUS = frozenset({408, 409, 429})
+NEVER_RETRY_STATUS = frozenset({401, 403})  # a bad or unauthorised key does not heal by waiting
 SAMPLING_KEYS = frozenset({"temperature", "max_tokens", "top_p", "seed", "stop"})
 
 
@@ -72,7 +75,8 @@ class OpenAIModel:
     """`openai/NAME`: chat completions from `base_url` with the key in an environment variable."""
 
     def __init__(self, name: str, *, base_url: str | None = None, api_key_env: str | None = None,
-                 concurrency: int = 16, timeout_s: float = 600.0, price: Price | None = None) -> None:
+                 concurrency: int = 16, timeout_s: float = 600.0, price: Price | None = None,
+                 max_body_bytes: int = MAX_BODY_BYTES, max_retry_after_s: float = MAX_RETRY_AFTER_S) -> None:
         if not name:
             raise UserError("model spec 'openai/NAME' needs a model NAME")
         self.name = name
@@ -92,42 +96,67 @@ class OpenAIModel:
         self._name_json = json.dumps(name)
         self.concurrency = concurrency
         self.timeout_s = timeout_s
+        self.max_body_bytes = max_body_bytes
+        self.max_retry_after_s = max_retry_after_s
         self.price = price
 
-    def request_body(self, messages: Sequence["Message"], params: dict[str, Any]) -> bytes:
+    def request_body(self, messages: Sequence["Message"], params: dict[str, Any],
+                     tools: "Sequence[ToolSpec] | None" = None, tool_choice: Any = None) -> bytes:
         """The JSON request body (messages are encoded afresh each time: cheaper than keeping them)."""
-        sampling = {k: v for k, v in params.items() if k in SAMPLING_KEYS and v is not None} if params else None
+        sampling = {k: v for k, v in params.items() if k in SAMPLING_KEYS and v is not None} if params else {}
+        if tools:
+            sampling["tools"] = [t.to_openai() for t in tools]
+            if tool_choice is not None:
+                sampling["tool_choice"] = tool_choice
         tail = f", {json.dumps(sampling)[1:-1]}" if sampling else ""
         return f'{{"model": {self._name_json}, "messages": {encode_messages(messages)}{tail}}}'.encode("utf-8")
 
     async def generate(self, messages: Sequence["Message"], *, item: "Item | None" = None,
+                       tools: "Sequence[ToolSpec] | None" = None, tool_choice: Any = None,
                        **params: Any) -> Completion:
-        content = self.request_body(messages, params)
+        content = self.request_body(messages, params, tools, tool_choice)
         client = self._client
         if client is None:  # made on first use, in the running loop; aclose() clears it
             client = self._client = make_http_client(self.concurrency, self.timeout_s)
         start = time.perf_counter()
         try:
-            async with client.post(self._url, data=content, headers=self._headers) as response:
-                status = response.status
-                length = response.headers.get("Content-Length")
-                if length is not None and len(length) >= 8 and length.isdigit() and int(length) > MAX_BODY_BYTES:
-                    raise ModelError(f"response body of {length} bytes exceeds the limit", retryable=False)
-                body = await response.read()
-                retry_after = response.headers.get("Retry-After") if status != 200 else None
+            # the whole call (connect, headers, body) has one deadline: a server dripping bytes
+            # keeps sock_read satisfied but cannot hold the call past timeout_s
+            async with asyncio.timeout(self.timeout_s):
+                status, body, retry_after = await self._post(client, content)
         except asyncio.TimeoutError:
             raise ModelError(f"timeout after {self.timeout_s:g} s", retryable=True) from None
         except aiohttp.ClientError as exc:
             raise ModelError(f"connection error ({type(exc).__name__}: {str(exc)[:120]})", retryable=True) from None
         latency = time.perf_counter() - start
         if status != 200:
-            retryable = status in RETRYABLE_STATUS or status >= 500
+            retryable = status not in NEVER_RETRY_STATUS and (status in RETRYABLE_STATUS or status >= 500)
             wait = parse_retry_after(retry_after) if retryable else None
+            if wait is not None:  # a server asking for an hour does not get to stall the run
+                wait = min(wait, self.max_retry_after_s)
             raise ModelError(f"HTTP {status}: {excerpt(body)}", retryable=retryable, retry_after=wait)
-        text, finish, usage, raw, extras = read_chat_response(body)
+        text, finish, usage, raw, extras, calls = read_chat_response(body)
         cost = self.price.cost(usage) if self.price else None
-        # positional (text, usage, finish_reason, latency, raw, cost, extras): a little cheaper per request
-        return Completion(text, usage, finish, latency, raw, cost, extras)
+        # positional (text, usage, finish_reason, latency, raw, cost, extras, tool_calls): cheaper per request
+        return Completion(text, usage, finish, latency, raw, cost, extras, calls)
+
+    async def _post(self, client: aiohttp.ClientSession, content: bytes) -> tuple[int, bytes, str | None]:
+        """(status, body, Retry-After) of one request; the body is read in chunks and refused once
+        it passes max_body_bytes, whether or not a Content-Length announced it."""
+        async with client.post(self._url, data=content, headers=self._headers) as response:
+            status = response.status
+            length = response.headers.get("Content-Length")
+            if length is not None and length.isdigit() and int(length) > self.max_body_bytes:
+                raise ModelError(f"response body of {length} bytes exceeds the limit", retryable=False)
+            chunks, size = [], 0
+            async for chunk in response.content.iter_chunked(1 << 16):
+                size += len(chunk)
+                if size > self.max_body_bytes:
+                    raise ModelError(f"response body exceeds the limit of {self.max_body_bytes} bytes",
+                                     retryable=False)
+                chunks.append(chunk)
+            retry_after = response.headers.get("Retry-After") if status != 200 else None
+        return status, b"".join(chunks), retry_after
 
     def info(self) -> dict[str, Any]:
         return {"kind": "openai", "name": self.name, "base_url": self.base_url, "api_key_env": self.key_env,

@@ -74,18 +74,39 @@ class ConstantModel:
         return None
 
 
+def _replay_step(r: Any, where: str) -> dict[str, Any]:
+    """One element of a replay line's "responses": text, or content with tool calls."""
+    from physbench.core.items import ToolCall
+
+    if isinstance(r, str):
+        return {"text": r, "tool_calls": (), "finish_reason": None}
+    if not isinstance(r, dict) or not isinstance(r.get("content") or "", str):
+        raise UserError(f"{where}: each of \"responses\" must be text or an object with text \"content\"")
+    calls = r.get("tool_calls") or []
+    if not isinstance(calls, list) or not all(isinstance(c, dict) and isinstance(c.get("name"), str) for c in calls):
+        raise UserError(f"{where}: \"tool_calls\" must be a list of objects with a \"name\"")
+    finish = r.get("finish_reason")
+    return {"text": r.get("content") or "", "finish_reason": finish if isinstance(finish, str) else None,
+            "tool_calls": tuple(ToolCall.from_dict({"id": c.get("id") or f"call_{i}", "name": c["name"],
+                                                    "arguments": c.get("arguments", "{}")})
+                                for i, c in enumerate(calls))}
+
+
 class ReplayModel:
     """Responses prepared elsewhere, read from a JSONL file keyed by item id.
 
     Each line: {"id": ITEM_ID, "response": TEXT} with optional "repeat" (int; a line without it
-    answers every repeat), "finish_reason" and "usage". An item with no line is recorded as an
-    error, not guessed.
+    answers every repeat), "finish_reason" and "usage". A multi-turn protocol's replies come from
+    "responses": a list whose k-th element answers the attempt's k-th call (the last one once the
+    list runs out); an element is reply text or {"content", "tool_calls": [{"id", "name",
+    "arguments"}], "finish_reason"}. An item with no line is recorded as an error, not guessed.
     """
 
     def __init__(self, path: str) -> None:
         self.path = path
         self.spec = f"replay:{path}"
         self.attempt_aware = True  # the runner passes `repeat=`
+        self.turn_aware = True  # and `call=`, the index of the call within the attempt
         self._by_key: dict[tuple[str, int | None], dict[str, Any]] = {}
         self._load(Path(path))
 
@@ -122,8 +143,16 @@ class ReplayModel:
         if not isinstance(row.get("id"), str):
             raise UserError(f"{where}: needs a string \"id\"")
         text = row.get("response", row.get("text"))
-        if not isinstance(text, str):
+        responses = row.get("responses")
+        if responses is not None:
+            if not isinstance(responses, list) or not responses:
+                raise UserError(f"{where}: \"responses\" must be a non-empty list")
+            steps = [_replay_step(r, where) for r in responses]
+            text = steps[0]["text"]
+        elif not isinstance(text, str):
             raise UserError(f"{where}: needs a string \"response\"")
+        else:
+            steps = None
         repeat = row.get("repeat")
         if repeat is not None and (not isinstance(repeat, int) or isinstance(repeat, bool) or repeat < 0):
             raise UserError(f"{where}: \"repeat\" must be a non-negative integer")
@@ -133,15 +162,21 @@ class ReplayModel:
         usage = row.get("usage") or {}
         if not isinstance(usage, dict) or not all(isinstance(v, int) for v in usage.values()):
             raise UserError(f"{where}: \"usage\" must map names to integers")
-        return {"id": row["id"], "repeat": repeat, "text": text, "finish_reason": finish, "usage": usage}
+        return {"id": row["id"], "repeat": repeat, "text": text, "finish_reason": finish, "usage": usage,
+                "steps": steps}
 
     async def generate(self, messages: Sequence["Message"], *, item: "Item | None" = None,
-                       repeat: int | None = None, **params: Any) -> Completion:
+                       repeat: int | None = None, call: int = 0, **params: Any) -> Completion:
         if item is None:
             raise ModelError("the replay model needs the item", retryable=False)
         row = self._by_key.get((item.id, repeat)) or self._by_key.get((item.id, None))
         if row is None:
             raise ModelError(f"replay file has no response for item {item.id}", retryable=False)
+        if row["steps"]:
+            step = row["steps"][min(max(int(call), 0), len(row["steps"]) - 1)]  # call: 0-based index
+            return Completion(text=step["text"], usage=row["usage"], tool_calls=step["tool_calls"],
+                              finish_reason=step["finish_reason"] or row["finish_reason"]
+                              or ("tool_calls" if step["tool_calls"] else "stop"))
         return Completion(text=row["text"], usage=row["usage"], finish_reason=row["finish_reason"] or "stop")
 
     def info(self) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from physbench.core.errors import UserError
 from physbench.core.hashing import item_set_hash
 from physbench.core.registry import get_suite
 from physbench.models.factory import ModelOptions, make_model
-from physbench.protocols import get_protocol
+from physbench.protocols import check_model, check_model_spec, get_protocol
 from physbench.runner.engine import Engine
 from physbench.runner.manifest import Manifest, git_revision
 from physbench.runner.progress import Tally, make_progress
@@ -185,11 +185,17 @@ def evaluate(c: EvalConfig) -> EvalResult:
 
     _check_options(c)
     suite = get_suite(c.suite)
-    protocol = get_protocol(c.protocol)
+    protocol = get_protocol(c.protocol, suite)
+    check_model_spec(protocol, c.model)
     items = _items(suite, c)
     options = ModelOptions(base_url=c.base_url, api_key_env=c.api_key_env, concurrency=c.concurrency,
                            timeout_s=c.timeout_s, price_table=c.price_table)
     model = make_model(c.model, suite, options)
+    try:
+        check_model(protocol, model)
+    except BaseException:
+        asyncio.run(model.aclose())
+        raise
     info_fn = getattr(model, "info", None)
     sampling = {"temperature": c.temperature, "max_tokens": c.max_tokens, "seed": c.seed}
     manifest = Manifest(

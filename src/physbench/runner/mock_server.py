@@ -62,12 +62,48 @@ def _reply_text(request: dict[str, Any], default: str) -> str:
     return default
 
 
-def _completion_body(request: dict[str, Any], text: str | None, finish: str) -> bytes:
+def _scripted(request: dict[str, Any]) -> dict[str, Any] | None:
+    """The scripted reply, if the latest user message holding a `mock-script:` JSON list exists:
+    element k, where k counts the assistant messages after that user message (the last element
+    once the script runs out). An element is reply text or {"content", "tool_calls", "finish_reason"};
+    a tool call is {"id", "name", "arguments"} (arguments: text sent as is, or JSON encoded)."""
+    messages = request.get("messages") or []
+    for at in range(len(messages) - 1, -1, -1):
+        m = messages[at]
+        if not isinstance(m, dict) or m.get("role") != "user":
+            continue
+        for line in str(m.get("content", "")).splitlines():
+            if line.startswith("mock-script:"):
+                try:
+                    script = json.loads(line[len("mock-script:"):])
+                except ValueError:
+                    return None
+                if not isinstance(script, list) or not script:
+                    return None
+                k = sum(1 for x in messages[at + 1:] if isinstance(x, dict) and x.get("role") == "assistant")
+                step = script[min(k, len(script) - 1)]
+                if not isinstance(step, dict):
+                    return {"content": str(step), "tool_calls": [], "finish_reason": "stop"}
+                calls = [c if "function" in c else
+                         {"id": c.get("id", f"call_{i}"), "type": "function",
+                          "function": {"name": c.get("name", ""), "arguments": c["arguments"] if isinstance(
+                              c.get("arguments"), str) else json.dumps(c.get("arguments", {}))}}
+                         for i, c in enumerate(step.get("tool_calls") or [])]
+                return {"content": step.get("content"), "tool_calls": calls,
+                        "finish_reason": step.get("finish_reason") or ("tool_calls" if calls else "stop")}
+    return None
+
+
+def _completion_body(request: dict[str, Any], text: str | None, finish: str,
+                     tool_calls: list[Any] | None = None) -> bytes:
     prompt_chars = sum(len(str(m.get("content", ""))) for m in request.get("messages") or [])
     prompt_tokens, completion_tokens = prompt_chars // 4 + 1, len(text or "") // 4 + 1
+    message: dict[str, Any] = {"role": "assistant", "content": text}
+    if tool_calls:
+        message["tool_calls"] = tool_calls
     return json.dumps({
         "id": "mock-1", "object": "chat.completion", "model": request.get("model", "mock"),
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": finish}],
+        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
         "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                   "total_tokens": prompt_tokens + completion_tokens},
     }).encode()
@@ -199,11 +235,16 @@ class MockServer:
         except ValueError:
             conn.respond(400, b'{"error": {"message": "bad json"}}')
             return
+        scripted = _scripted(request) if b"mock-script:" in body else None
+        if scripted is not None and step == "ok":
+            conn.respond(200, _completion_body(request, scripted["content"], scripted["finish_reason"],
+                                               scripted["tool_calls"]))
+            return
         text = _reply_text(request, self.config.reply)
         if step == "length":
             conn.respond(200, _completion_body(request, text[: len(text) // 2], "length"))
         elif step == "empty":
-            conn.respond(200, _completion_body(request, None, "stop"))
+            conn.respond(200, _completion_body(request, "", "stop"))  # an empty reply (null content is malformed)
         else:
             conn.respond(200, _completion_body(request, text, "stop"))
 
