@@ -94,3 +94,46 @@ def test_hostile_calls_never_raise_and_answer_json(harness, name, args):
     out = harness.call(name, args)
     json.dumps(out)
     assert isinstance(out, dict)
+
+
+def test_the_harness_follows_the_core_harness_interface(harness):
+    """CORE-INTERFACE: tools as ToolSpec with JSON-schema parameters, limits, finished, result()."""
+    from physbench.suites.planning.tools import ToolSpec
+
+    assert [t.name for t in harness.tools] == list(TOOL_NAMES)
+    for t in harness.tools:
+        assert isinstance(t, ToolSpec) and t.parameters["type"] == "object"
+        assert t.to_openai()["function"]["parameters"] == dict(t.parameters)
+    assert harness.limits["tool_calls"] == 15 and harness.limits["optimizations"] == 3
+    assert not harness.finished and harness.result()["outcome"] == "no_decision"
+    harness.call("escalate", {"reason": "infeasible", "explanation": "test"})
+    assert harness.finished
+    res = harness.result()
+    assert res["outcome"] == "escalated" and res["reason"] == "infeasible" and res["family"] == "routine"
+    assert res["patient"] == "pt_278" and res["log"][-1]["tool"] == "escalate"
+    json.dumps(res)
+
+
+def test_a_fault_inside_a_tool_comes_back_as_an_error_not_an_exception(harness, monkeypatch):
+    def broken(**_):
+        raise RuntimeError("solver blew up")
+
+    monkeypatch.setattr(harness, "compare_to_goals", broken)
+    out = harness.call("compare_to_goals", {"plan_id": "plan_1"})
+    assert out["error"] == "internal_error" and "RuntimeError" in out["detail"]
+    assert harness.call(17, None)["error"] == "invalid_arguments"  # a name that is not text
+
+
+def test_a_read_only_mapping_of_arguments_is_accepted(harness):
+    from types import MappingProxyType
+
+    out = harness.call("escalate", MappingProxyType({"reason": "other", "explanation": "mapping"}))
+    assert out == {"status": "escalated", "reason": "other"}
+
+
+def test_a_call_budget_spent_without_a_decision_is_reported_in_the_result(harness):
+    while harness.tool_calls < 15:
+        harness.call("get_case_summary")
+    assert harness.call("submit", {"plan_id": "plan_1"})["error"] == "tool_budget"
+    res = harness.result()
+    assert res["outcome"] == "no_decision" and res["budget_exhausted"] and res["refused_calls"] == 1

@@ -5,14 +5,19 @@ registers objectives, optimizes (at most 3 times), inspects, normalizes, and end
 submitting a plan or escalating with a reason. Every call counts toward the 15-call budget,
 malformed ones included; a call after the end or beyond the budget returns an error and does
 nothing. ``call`` never raises on a caller's input.
+
+It follows the core's Harness interface (issue 20): ``tools`` (ToolSpec, JSON-schema parameters),
+``limits``, ``call(name, arguments)`` returning JSON or {"error": code, "detail": text},
+``finished`` once submit or escalate ran, and ``result()``, the plain JSON the grader reads.
 """
 
 from __future__ import annotations
 
 import copy
+import logging
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 from scipy.spatial import cKDTree
@@ -21,11 +26,15 @@ from physbench.suites.planning import geometry as geo
 from physbench.suites.planning.goals import Goal, evaluate, rejection, rules_text
 from physbench.suites.planning.metrics import Case, dvh, parse_metric
 from physbench.suites.planning.optimizer import SolverConfig, Term, solve, spg
-from physbench.suites.planning.tools import TERM_TYPES, TOOL_DEFINITIONS, ToolArgumentError, parse_arguments
+from physbench.suites.planning.tools import TERM_TYPES, TOOL_NAMES, TOOL_SPECS, ToolArgumentError, parse_arguments
 from physbench.suites.planning.witness import encode_weights
 
 OPTIMIZE_BUDGET = 3
 TOOL_CALL_BUDGET = 15  # the anchor's 3 k + 6 for k = 3
+TURN_LIMIT = 30
+WALL_LIMIT_S = 600.0
+DVH_POINTS = 25  # per structure, stored with a submitted plan for the viewer's DVH figure
+_log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -40,7 +49,7 @@ class Plan:
 class PlanningHarness:
     """Tools for one task: ``task`` is a task dict (tasks.py), ``case`` its patient and influence."""
 
-    tools = TOOL_DEFINITIONS
+    tools = TOOL_SPECS
 
     def __init__(self, task: dict[str, Any], case: Case, solver: SolverConfig | None = None,
                  optimize_budget: int = OPTIMIZE_BUDGET, tool_budget: int = TOOL_CALL_BUDGET):
@@ -57,27 +66,55 @@ class PlanningHarness:
         self._summary: dict[str, Any] | None = None
         self._n_obj = 0
         self._t0 = time.perf_counter()
+        self.refused = 0  # calls refused because the task was over or the call budget spent
+
+    @property
+    def limits(self) -> dict[str, float]:
+        """The budgets an agent loop enforces (OpenGray: 15 tool calls, 3 optimizations)."""
+        return {"tool_calls": self.tool_budget, "optimizations": self.optimize_budget, "turns": TURN_LIMIT,
+                "wall_s": WALL_LIMIT_S}
+
+    @property
+    def finished(self) -> bool:
+        """True once submit or escalate ran."""
+        return self.terminal is not None
 
     # ---- the one entry point ----------------------------------------------------------------
-    def call(self, name: str, arguments: str | dict[str, Any] | None = None) -> dict[str, Any]:
-        """Run one tool; the result, or {"error": code, "detail": text}."""
+    def call(self, name: str, arguments: Mapping[str, Any] | str | None = None) -> dict[str, Any]:
+        """Run one tool; the result, or {"error": code, "detail": text}. Never raises."""
         t0 = time.perf_counter()
+        name = name if isinstance(name, str) else repr(name)
         if self.terminal is not None:
-            out = {"error": "task_over", "detail": f"the task ended ({self.terminal['outcome']})"}
+            out: dict[str, Any] = {"error": "task_over", "detail": f"the task ended ({self.terminal['outcome']})"}
+            self.refused += 1
         elif self.tool_calls >= self.tool_budget:
             out = {"error": "tool_budget", "detail": f"{self.tool_budget} tool calls allowed per task"}
+            self.refused += 1
         else:
             self.tool_calls += 1
             try:
+                if isinstance(arguments, Mapping) and not isinstance(arguments, dict):
+                    arguments = dict(arguments)
                 args = parse_arguments(name, arguments)
-                out = getattr(self, name)(**args)
+                out = getattr(self, name)(**args) if name in TOOL_NAMES else {"error": "unknown_tool"}
             except ToolArgumentError as exc:
                 out = {"error": "invalid_arguments", "detail": str(exc)}
             except (ValueError, KeyError) as exc:
                 out = {"error": "tool_error", "detail": str(exc).strip("'\"")[:500]}
-        self.log.append({"tool": str(name)[:60], "ok": "error" not in out, "error": out.get("error"),
+            except Exception as exc:  # a fault of ours must not end the attempt: report it to the caller
+                _log.exception("planning tool %s failed", name[:60])
+                out = {"error": "internal_error", "detail": f"{type(exc).__name__}: {str(exc)[:300]}"}
+        self.log.append({"tool": name[:60], "ok": "error" not in out, "error": out.get("error"),
                          "wall_s": round(time.perf_counter() - t0, 4)})
         return out
+
+    def result(self) -> dict[str, Any]:
+        """Plain JSON the grader reads: the terminal record (outcome submitted or escalated), or
+        outcome ``no_decision``; the task, the budgets used and the per-call log."""
+        base = self.terminal if self.terminal is not None else {"outcome": "no_decision", **self._counts()}
+        return {**copy.deepcopy(base), "task_id": self.task.get("id"), "family": self.task.get("kind"),
+                "patient": self.case.id, "budget_exhausted": self.tool_calls >= self.tool_budget and self.terminal is None,
+                "refused_calls": self.refused, "log": copy.deepcopy(self.log)}
 
     def budget(self) -> dict[str, int]:
         return {"optimize_total": self.optimize_budget, "optimize_remaining": self.optimize_budget - self.optimize_calls,
@@ -157,7 +194,7 @@ class PlanningHarness:
                          "global_max_gy": round(self.case.global_max(plan.dose), 4),
                          "spg": round(_spg(self.case, plan.w), 3), "w_max": round(float(plan.w.max()), 4),
                          "weights_b64": encode_weights(plan.w), "influence_hash": self.case.influence.content_hash,
-                         **self._counts()}
+                         "dvh": self._dvh_table(plan.dose), **self._counts()}
         return {"status": "submitted", "plan_id": plan_id}
 
     def escalate(self, reason: str, explanation: str = "") -> dict[str, Any]:
@@ -174,6 +211,14 @@ class PlanningHarness:
         self.plans[plan.plan_id] = plan
         self.last_w = plan.w.copy()
         return plan
+
+    def _dvh_table(self, dose: np.ndarray) -> dict[str, Any]:
+        """Each structure's cumulative DVH at DVH_POINTS dose levels (for the viewer's figure)."""
+        out = {}
+        for name in self.case.patient.structures:
+            levels, frac = dvh(self.case.structure_dose(dose, name), DVH_POINTS)
+            out[name] = {"dose_gy": levels, "volume_fraction": frac}
+        return out
 
     def _plan(self, plan_id: str) -> Plan:
         if plan_id not in self.plans:

@@ -9,7 +9,23 @@ into a checked dict or a one-line error, bounded in size and never evaluated.
 from __future__ import annotations
 
 import json
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+try:  # the core's tool definition (issue 20); the same shape here until that core is merged
+    from physbench.core.tools import ToolSpec
+except ImportError:  # pragma: no cover - only on a core without tool calls
+    @dataclass(frozen=True)
+    class ToolSpec:  # type: ignore[no-redef]
+        """One tool offered to a model (mirrors physbench.core.tools.ToolSpec)."""
+
+        name: str
+        description: str
+        parameters: Mapping[str, Any] = field(default_factory=lambda: {"type": "object", "properties": {}})
+
+        def to_openai(self) -> dict[str, Any]:
+            return {"type": "function",
+                    "function": {"name": self.name, "description": self.description, "parameters": dict(self.parameters)}}
 
 ESCALATION_REASONS = ("infeasible", "missing_structure", "contradictory_instructions", "unit_ambiguity", "other")
 TERM_TYPES = ("min_dose", "max_dose", "mean_dose")
@@ -72,12 +88,14 @@ TOOL_DEFINITIONS: list[dict[str, Any]] = [
                          "explanation": {"type": "string", "maxLength": MAX_TEXT}}, ["reason"])},
 ]
 TOOL_NAMES = tuple(t["name"] for t in TOOL_DEFINITIONS)
+TOOL_SPECS: tuple[ToolSpec, ...] = tuple(ToolSpec(t["name"], t["description"], t["parameters"]) for t in TOOL_DEFINITIONS)
+TERMINAL_TOOLS = ("submit", "escalate")
 _SCHEMAS = {t["name"]: t["parameters"] for t in TOOL_DEFINITIONS}
 
 
 def openai_tools() -> list[dict[str, Any]]:
     """The definitions in the OpenAI chat-completions ``tools`` shape."""
-    return [{"type": "function", "function": dict(t)} for t in TOOL_DEFINITIONS]
+    return [t.to_openai() for t in TOOL_SPECS]
 
 
 class ToolArgumentError(ValueError):
