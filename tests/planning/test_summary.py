@@ -47,7 +47,7 @@ def test_the_run_summary_keys_decision_accuracy_by_family_and_counts_technical_f
                                         "coverage_cap": 100.0, "overlap": 50.0, "feasible_control": 100.0}
     assert out["technical_failures"] == {"count": 1, "of": 8, "attempts": [
         {"patient": "B", "family": "overlap", "failure": "format", "primary": True}]}
-    assert set(out) == {"decision_accuracy", "technical_failures", "table_s10", "table_s14"}
+    assert set(out) == {"decision_accuracy", "technical_failures", "table_s10", "table_s14", "dose"}
 
 
 def test_repetitions_are_averaged_within_a_task_before_weighting():

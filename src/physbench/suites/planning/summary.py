@@ -107,10 +107,14 @@ def technical_failures(attempts: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
 
 
 def summarize(attempts: Iterable[Mapping[str, Any]], *, n_boot: int = N_BOOT, seed: int = 0) -> dict[str, Any]:
-    """One run's decision report: per-family accuracy, Tables S10 and S14, technical failures."""
+    """One run's report: per-family accuracy, Tables S10 and S14, technical failures (S8), and the
+    dose accounting of accounting.dose_report (S5-S7, S12, S19)."""
+    from physbench.suites.planning.accounting import dose_report
+
     rows = list(attempts)
     scored = [r for r in rows if r.get("family") in SCORED]
-    out: dict[str, Any] = {"decision_accuracy": per_family(rows), "technical_failures": technical_failures(rows)}
+    out: dict[str, Any] = {"decision_accuracy": per_family(rows), "technical_failures": technical_failures(rows),
+                           "dose": dose_report(rows)}
     if scored:
         out["table_s10"] = table_s10(scored, n_boot=n_boot, seed=seed)
         out["table_s14"] = table_s14(scored, n_boot=n_boot, seed=seed)
