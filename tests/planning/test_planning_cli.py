@@ -48,3 +48,18 @@ def test_bad_input_is_one_line_and_exit_2(cli, tmp_path):
     (tmp_path / "pt_5" / "possible_dose_mask.csv").write_text("garbage")
     r = cli("planning", "patients", "--data", str(tmp_path))
     assert r.returncode == 2 and "pt_5" in r.stderr
+
+
+def test_run_decides_every_selected_task_with_a_scripted_system(cli):
+    r = cli("planning", "run", "--system", "arithmetic", "--family", "missing_structure", "--limit", "2",
+            "--n-boot", "100", "--json")
+    assert r.returncode == 0
+    out = json.loads(r.stdout)
+    assert out["decision_accuracy"] == {"missing_structure": 100.0} and len(out["attempts"]) == 2
+    assert all(a["decision"] == "escalated" and a["reason"] == "missing_structure" for a in out["attempts"])
+
+
+def test_run_refuses_a_language_system_and_an_unknown_split(cli):
+    for args in (("--system", "agent"), ("--system", "controller", "--split", "train")):
+        r = cli("planning", "run", *args)
+        assert r.returncode == 2 and r.stderr.count("\n") == 1 and "error" in r.stderr

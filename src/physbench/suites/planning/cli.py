@@ -130,3 +130,46 @@ def plan(patient: str = typer.Argument(..., help="Patient id, e.g. pt_241."),
                      f"({'met' if r['met'] else 'NOT met'}, {r['kind']})")
     lines.append(f"  global max {out['global_max_gy']:.2f} Gy; " + (f"rejected: {out['rejected']}" if out["rejected"] else "not rejected"))
     _emit(out, as_json, "\n".join(lines))
+
+
+@planning_app.command("run")
+def run(system: str = typer.Option(..., "--system", help="controller or arithmetic (the systems that need no model)."),
+        split: str = typer.Option("all", "--split", help="dev, test or all."),
+        family: Optional[str] = typer.Option(None, "--family", help="Only this task family."),
+        limit: Optional[int] = typer.Option(None, "--limit", min=1, help="At most this many tasks."),
+        n_boot: int = typer.Option(10_000, "--n-boot", min=1, max=200_000, help="Patient-bootstrap draws."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """Run a scripted system on every eligible task and print its decision accuracy (Tables S10, S14)."""
+    from physbench.suites.planning import suite as S
+    from physbench.suites.planning.summary import per_family, summarize
+    from physbench.suites.planning.systems import SYSTEMS
+
+    if system not in SYSTEMS:
+        raise UserError(f"--system must be one of {', '.join(SYSTEMS)} here; the language systems run through "
+                        "`physbench eval planning --system interpreter|agent --model SPEC`")
+    try:
+        chosen = S.select(S.shipped_tasks(), split, family)[:limit]
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    rows = []
+    for i, task in enumerate(chosen, 1):
+        h = S.new_harness(task)
+        SYSTEMS[system](h)
+        verdict = S.judge(task, S.attempt_result(task, system, None, None, None, {"result": h.result()}))
+        rows.append(verdict["detail"])
+        typer.echo(f"[{i}/{len(chosen)}] {task['id']}: {verdict['detail']['decision']} -> {verdict['outcome']}", err=True)
+    try:
+        out = {"system": system, "split": split, **summarize(rows, n_boot=n_boot)}
+    except ImportError:  # physbench.stats.weighting not installed: per-family accuracy only
+        out = {"system": system, "split": split, "decision_accuracy": per_family(rows),
+               "note": "physbench.stats.weighting is missing: no Table S10/S14 intervals"}
+    out["attempts"] = rows
+    lines = [f"{system} on {len(rows)} tasks ({split})", "decision accuracy (%): " +
+             ", ".join(f"{f} {v:g}" for f, v in out["decision_accuracy"].items() if v is not None)]
+    s10 = out.get("table_s10")
+    if s10:
+        lines.append("Table S10: " + ", ".join(f"{f} {v['value']:g} ({v['lo']:g}-{v['hi']:g})" for f, v in s10["families"].items())
+                     + "; " + ", ".join(f"{k} {s10[k]['value']:g} ({s10[k]['lo']:g}-{s10[k]['hi']:g})"
+                                        for k in ("primary", "equal_family", "equal_task")))
+        lines.append("Table S14: " + ", ".join(f"{p} {e['value']:g}" for p, e in out["table_s14"].items()))
+    _emit(out, as_json, "\n".join(lines))
