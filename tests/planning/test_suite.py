@@ -6,6 +6,8 @@ import json
 from types import SimpleNamespace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from physbench.suites.planning import suite as S
 from physbench.suites.planning.harness import PlanningHarness
@@ -143,3 +145,21 @@ def test_items_on_the_core_item_interface():
         S.SUITE.items("all", system="oracle")
     with pytest.raises(UserError):
         S.SUITE.items("all", colour="red")
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.floats() | st.integers() | st.text(max_size=12),
+                     lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=10), c, max_size=5), max_leaves=25)
+
+
+@settings(max_examples=150, deadline=None)
+@given(result=st.one_of(_JSON, st.fixed_dictionaries({"outcome": st.sampled_from(["submitted", "escalated", "no_decision"])},
+                                                     optional={"goals": _JSON, "reason": _JSON, "note": _JSON,
+                                                               "hard_met": _JSON, "hard_total": _JSON})),
+       outcome=st.one_of(st.none(), st.text(max_size=20)), text=st.one_of(st.none(), st.text(max_size=200)))
+def test_grading_never_raises_on_hostile_answers(result, outcome, text):
+    for tid, system in (("planning/feasible_control/pt_278", "agent"), ("planning/overlap/pt_258", "interpreter")):
+        item = fake_item(task(tid), system)
+        if system == "interpreter" and text is not None and '"plan"' in text:
+            continue  # a valid plan reply runs the controller: covered above
+        g = S.SUITE.grade(item, answer(text=text, outcome=outcome, detail={"result": result}))
+        assert g.outcome in S.OUTCOMES and (g.score == 1.0) == (g.outcome == "correct")
