@@ -69,7 +69,8 @@ def test_the_fourth_optimization_and_the_sixteenth_call_are_refused(harness):
     obj = harness.call("set_objectives", {"objectives": [{"structure": "PTV_7000", "term": "min_dose", "level": 70, "priority": 1}]})
     for _ in range(3):
         assert "plan_id" in harness.call("optimize", {"objective_id": obj["objective_id"]})
-    assert "budget" in harness.call("optimize", {"objective_id": obj["objective_id"]})["detail"]
+    refused = harness.call("optimize", {"objective_id": obj["objective_id"]})
+    assert refused["error"] == "optimize_budget" and "budget" in refused["detail"] and harness.optimize_calls == 3
     while harness.tool_calls < 15:
         harness.call("compare_to_goals", {"plan_id": "plan_1"})
     assert harness.call("compare_to_goals", {"plan_id": "plan_1"})["error"] == "tool_budget"

@@ -144,7 +144,7 @@ class PlanningHarness:
         if objective_id not in self.objectives:
             raise ValueError(f"unknown objective_id {objective_id!r}")
         if self.optimize_calls >= self.optimize_budget:
-            raise ValueError(f"the optimization budget ({self.optimize_budget}) is spent")
+            return {"error": "optimize_budget", "detail": f"the optimization budget ({self.optimize_budget}) is spent"}
         self.optimize_calls += 1
         res = solve(self.case, self.objectives[objective_id], w0=self.last_w, config=self.solver)
         plan = self._add_plan(res.w, res.dose, "optimize", objective_id)
