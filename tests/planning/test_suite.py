@@ -163,3 +163,17 @@ def test_grading_never_raises_on_hostile_answers(result, outcome, text):
             continue  # a valid plan reply runs the controller: covered above
         g = S.SUITE.grade(item, answer(text=text, outcome=outcome, detail={"result": result}))
         assert g.outcome in S.OUTCOMES and (g.score == 1.0) == (g.outcome == "correct")
+
+
+def test_the_suite_is_found_by_name_and_its_protocol_answers_with_the_harness_result():
+    pytest.importorskip("physbench.core.tools")  # the issue-20 core (Answer.detail, the Suite protocol)
+    import asyncio
+
+    from physbench.core.registry import Suite, get_suite
+
+    suite = get_suite("planning")
+    assert isinstance(suite, Suite) and suite is S.SUITE or suite.name == "planning"
+    item = suite.items("all", system="arithmetic", family="missing_structure", limit=1)[0]
+    answer_ = asyncio.run(suite.protocols()["arithmetic"]().run(item, None))
+    assert answer_.detail["result"]["reason"] == "missing_structure" and answer_.detail["tool_log"]
+    assert suite.grade(item, answer_).outcome == "correct"
