@@ -172,7 +172,7 @@ def test_the_suite_is_found_by_name_and_its_protocol_answers_with_the_harness_re
     from physbench.core.registry import Suite, get_suite
 
     suite = get_suite("planning")
-    assert isinstance(suite, Suite) and suite is S.SUITE or suite.name == "planning"
+    assert isinstance(suite, Suite) and suite.name == "planning"
     item = suite.items("all", system="arithmetic", family="missing_structure", limit=1)[0]
     answer_ = asyncio.run(suite.protocols()["arithmetic"]().run(item, None))
     assert answer_.detail["result"]["reason"] == "missing_structure" and answer_.detail["tool_log"]
