@@ -63,3 +63,18 @@ def test_run_refuses_a_language_system_and_an_unknown_split(cli):
     for args in (("--system", "agent"), ("--system", "controller", "--split", "train")):
         r = cli("planning", "run", *args)
         assert r.returncode == 2 and r.stderr.count("\n") == 1 and "error" in r.stderr
+
+
+def test_witnesses_regenerates_the_shipped_witness_of_a_small_patient(cli, tmp_path, monkeypatch):
+    """The shipped table is reproducible: the search on pt_278 gives the stored record, weights included."""
+    monkeypatch.setenv("PHYSBENCH_PLANNING_CACHE", str(tmp_path / "cache"))
+    out = tmp_path / "w.json"
+    r = cli("planning", "witnesses", "pt_278", "pt_252", "--out", str(out), "--json")
+    assert r.returncode == 0
+    rows = json.loads(r.stdout)
+    assert rows["patients"]["pt_278"]["matches_shipped"] and rows["no_witness"] == {"pt_252": "no spinal cord"}
+    from physbench.suites.planning.tasks import load_witnesses
+
+    assert json.loads(out.read_text())["patients"]["pt_278"] == load_witnesses()["pt_278"]
+    bad = cli("planning", "witnesses", "pt_278", "--out", str(tmp_path / "nowhere" / "w.json"))
+    assert bad.returncode == 2 and not (tmp_path / "nowhere").exists()

@@ -173,3 +173,46 @@ def run(system: str = typer.Option(..., "--system", help="controller or arithmet
                                         for k in ("primary", "equal_family", "equal_task")))
         lines.append("Table S14: " + ", ".join(f"{p} {e['value']:g}" for p, e in out["table_s14"].items()))
     _emit(out, as_json, "\n".join(lines))
+
+
+@planning_app.command("witnesses")
+def witnesses(patients: Optional[list[str]] = typer.Argument(None, help="Patient ids; every shipped patient when omitted."),
+              out: Optional[str] = typer.Option(None, "--out", help="Write the witness table (data/witnesses.json format) here."),
+              as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """Search a feasible witness per patient (Table S4) and compare it with the shipped one."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    from physbench.suites.planning import influence as infl
+    from physbench.suites.planning import witness as wit
+    from physbench.suites.planning.goals import goals_for
+    from physbench.suites.planning.metrics import Case
+    from physbench.suites.planning.openkbp import load_shipped, shipped_ids
+    from physbench.suites.planning.tasks import load_witnesses
+
+    ids = patients or shipped_ids()
+    unknown = [p for p in ids if p not in shipped_ids()]
+    if unknown:
+        raise UserError(f"unknown patient {unknown[0]!r}; shipped: {shipped_ids()[0]} ... {shipped_ids()[-1]}")
+    if out and not Path(out).parent.is_dir():
+        raise UserError(f"--out: no folder {str(Path(out).parent)!r}")
+    cases = [Case(p, lambda p=p: infl.influence_for(p)) for p in (load_shipped(i) for i in ids)]
+    found = wit.table(cases, goals_for)
+    shipped = load_witnesses()
+    rows = {pid: {k: r[k] for k in ("cord_gy", "limit_gy", "min_margin", "solves")} | {"matches_shipped": shipped.get(pid) == r}
+            for pid, r in found["patients"].items()}
+    if out:
+        target = Path(out)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w") as f:
+                json.dump(found, f, indent=1)
+            os.replace(tmp, target)  # nothing half-written
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    lines = [f"{pid}: cord {r['cord_gy']:.2f} Gy, limit {r['limit_gy']:g} Gy, margin {r['min_margin']:.4f} Gy, "
+             f"{'matches' if r['matches_shipped'] else 'DIFFERS FROM'} the shipped witness" for pid, r in rows.items()]
+    lines += [f"{pid}: no witness ({why})" for pid, why in found["no_witness"].items()]
+    _emit({"patients": rows, "no_witness": found["no_witness"], "written": out}, as_json, "\n".join(lines))

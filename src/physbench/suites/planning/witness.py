@@ -141,3 +141,33 @@ def find(case: Case, goals: list[Goal], config: SolverConfig | None = None, max_
     presented = [g.with_value(limit) if g is cord_goal else g for g in goals]
     chk = check(case, w32, presented)
     return Witness(cord, limit, w32, chk, solves) if chk["all_hard_met"] else None
+
+
+def record(case: Case, found: Witness, goals: list[Goal]) -> dict[str, Any]:
+    """The stored form of a witness (data/witnesses.json): the influence it was found on, the cord
+    dose and tightened limit, the re-checked minimum margin, and the float32 weights."""
+    from physbench.suites.planning.dose_model import MODEL_VERSION
+
+    return {"influence_hash": case.influence.content_hash, "model": MODEL_VERSION, "n_beamlets": case.influence.n_beamlets,
+            "cord_gy": round(float(found.cord_gy), 4), "limit_gy": found.limit_gy,
+            "min_margin": round(float(found.check["min_margin"]), 4), "hard_goals": sum(g.kind == "hard" for g in goals),
+            "solves": found.solves, "weights_b64": encode_weights(found.w)}
+
+
+def table(cases: list[Case], goals_of: Any) -> dict[str, Any]:
+    """The witness table of these cases: {model, patients: {id: record}, no_witness: {id: why}}."""
+    from physbench.suites.planning.dose_model import MODEL_VERSION
+
+    patients: dict[str, Any] = {}
+    missing: dict[str, str] = {}
+    for case in cases:
+        goals = goals_of(case.patient)
+        if not case.patient.has(CORD):
+            missing[case.id] = "no spinal cord"
+            continue
+        found = find(case, goals)
+        if found is None:
+            missing[case.id] = "no plan met every hard goal"
+        else:
+            patients[case.id] = record(case, found, goals)
+    return {"model": MODEL_VERSION, "patients": patients, "no_witness": missing}
