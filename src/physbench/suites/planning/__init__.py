@@ -1,0 +1,1 @@
+"""OpenGray planning suite: OpenKBP anatomy, a pencil-beam dose model, goals, proven tasks, a harness."""

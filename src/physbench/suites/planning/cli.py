@@ -1,0 +1,218 @@
+"""`physbench planning ...`: the shipped patients, their certificates, the tasks, and one plan."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Optional
+
+import typer
+
+from physbench.core.errors import UserError
+
+planning_app = typer.Typer(help="OpenGray planning tasks on OpenKBP anatomy.", no_args_is_help=True, add_completion=False)
+
+DATA_HELP = "A folder of OpenKBP pt_* folders (CSV); the shipped patients when omitted."
+
+
+def _emit(data: Any, as_json: bool, text: str) -> None:
+    typer.echo(json.dumps(data, ensure_ascii=False) if as_json else text)
+
+
+def _ids(data: Optional[str]) -> list[str]:
+    from physbench.suites.planning.openkbp import patient_ids
+
+    return patient_ids(data)
+
+
+@planning_app.command("patients")
+def patients(data: Optional[str] = typer.Option(None, "--data", help=DATA_HELP),
+             as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """Each patient's voxel size, External and structure voxel counts, targets and load notes."""
+    from physbench.suites.planning.openkbp import load_patient
+
+    out = []
+    for pid in _ids(data):
+        p = load_patient(pid, data)
+        out.append({"id": p.id, "voxel_mm": list(p.voxel_mm), "external_voxels": int(p.external.size),
+                    "structures": {n: int(v.size) for n, v in p.structures.items()}, "targets": p.targets,
+                    "notes": list(p.notes)})
+    lines = [f"{r['id']}: voxel {' x '.join(f'{v:g}' for v in r['voxel_mm'])} mm, External {r['external_voxels']} voxels, "
+             f"targets {', '.join(r['targets'])}; " + ", ".join(f"{n} {c}" for n, c in r["structures"].items()) for r in out]
+    _emit({"patients": out}, as_json, "\n".join(lines))
+
+
+@planning_app.command("certificates")
+def certificates(data: Optional[str] = typer.Option(None, "--data", help=DATA_HELP),
+                 as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """Per patient: the coverage/cap certificate of the top target (Table S2) and, where a mandible
+    exists, its best overlap certificate against a target (Tables S3, S11), from the masks alone."""
+    from physbench.suites.planning import certificates as cert
+    from physbench.suites.planning.goals import goals_for
+    from physbench.suites.planning.openkbp import load_patient
+
+    out = []
+    for pid in _ids(data):
+        p = load_patient(pid, data)
+        row: dict[str, Any] = {"patient": pid}
+        c = cert.coverage_cap(p)
+        row["coverage_cap"] = {"target": c.target, "N": c.N, "m": c.m, "threshold": round(c.threshold, 4)}
+        opts = [o for o in cert.overlap_options(p, goals_for(p)) if o.organ == "Bone_Mandible"]
+        if opts:
+            o = opts[0]
+            row["overlap"] = {"organ": o.organ, "target": o.target, "O": o.O, "m": o.m, "n": o.n, "margin": o.margin}
+        out.append(row)
+    lines = []
+    for r in out:
+        c = r["coverage_cap"]
+        s = f"{r['patient']}: coverage/cap {c['target']} N={c['N']} m={c['m']} threshold={c['threshold']:.4f} Gy"
+        if "overlap" in r:
+            o = r["overlap"]
+            s += f"; overlap {o['organ']}/{o['target']} O={o['O']} m={o['m']} n={o['n']} margin={o['margin']}"
+        lines.append(s)
+    _emit({"certificates": out}, as_json, "\n".join(lines))
+
+
+@planning_app.command("tasks")
+def tasks(data: Optional[str] = typer.Option(None, "--data", help=DATA_HELP),
+          family: Optional[str] = typer.Option(None, "--family", help="Only this family."),
+          as_json: bool = typer.Option(False, "--json", help="Print the full task JSON.")) -> None:
+    """Every task whose right decision is proven, and the families each patient lacks and why."""
+    from physbench.suites.planning.tasks import FAMILIES, build_tasks
+
+    if family is not None and family not in FAMILIES:
+        raise UserError(f"unknown family {family!r}; families: {', '.join(FAMILIES)}")
+    items, skipped = build_tasks(data=data)
+    if family:
+        items = [t for t in items if t["kind"] == family]
+        skipped = {p: {f: why for f, why in s.items() if f == family} for p, s in skipped.items()}
+        skipped = {p: s for p, s in skipped.items() if s}
+    counts = {f: sum(1 for t in items if t["kind"] == f) for f in FAMILIES if not family or f == family}
+    lines = [f"{t['id']}: {t['reference']['decision']}" for t in items]
+    lines.append("counts: " + ", ".join(f"{f} {n}" for f, n in counts.items()))
+    _emit({"tasks": items, "counts": counts, "not_built": skipped}, as_json, "\n".join(lines))
+
+
+@planning_app.command("plan")
+def plan(patient: str = typer.Argument(..., help="Patient id, e.g. pt_241."),
+         data: Optional[str] = typer.Option(None, "--data", help=DATA_HELP),
+         dij: Optional[str] = typer.Option(None, "--dij", help="A folder with an OpenKBP-Opt dij.npz and beamlet_indices.csv "
+                                                             "for this patient, used instead of the pencil-beam model."),
+         iterations: int = typer.Option(500, "--iterations", min=1, max=20000, help="Optimizer iteration limit."),
+         as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """Optimize the routine goals of one patient once and print every goal's metric."""
+    import time
+
+    from physbench.suites.planning import influence as infl
+    from physbench.suites.planning.goals import evaluate, goals_for, rejection
+    from physbench.suites.planning.metrics import Case
+    from physbench.suites.planning.openkbp import load_patient
+    from physbench.suites.planning.optimizer import SolverConfig, solve
+    from physbench.suites.planning.templates import goal_terms
+
+    p = load_patient(patient, data)
+    t0 = time.perf_counter()
+    inf = infl.load_openkbp_opt(dij, p) if dij else infl.influence_for(p)
+    load_s = time.perf_counter() - t0
+    case = Case(p, inf)
+    goals = goals_for(p)
+    res = solve(case, goal_terms(goals, p.targets), config=SolverConfig(max_iter=iterations))
+    rows = evaluate(case, res.dose, goals)
+    out = {"patient": p.id, "influence": {"source": inf.source, "hash": inf.content_hash, "n_beamlets": inf.n_beamlets,
+                                          "nnz": int(inf.nodes.nnz), "cached": bool(inf.info.get("cached")),
+                                          "load_or_build_s": round(load_s, 3)},
+           "solver": {"iterations": res.iterations, "converged": res.converged, "wall_s": round(res.wall_s, 3),
+                      "spg": round(res.spg, 2), "w_max": round(float(res.w.max()), 3)},
+           "goals": rows, "global_max_gy": round(case.global_max(res.dose), 4), "rejected": rejection(case, res.dose)}
+    lines = [f"{p.id}: {inf.n_beamlets} beamlets ({inf.source}), {res.iterations} iterations in {res.wall_s:.2f} s, "
+             f"SPG {res.spg:.1f}, max weight {res.w.max():.2f}"]
+    for r in rows:
+        lines.append(f"  {r['structure']} {r['metric']} {r['op']} {r['value']:g} Gy: {r['achieved']:.2f} Gy "
+                     f"({'met' if r['met'] else 'NOT met'}, {r['kind']})")
+    lines.append(f"  global max {out['global_max_gy']:.2f} Gy; " + (f"rejected: {out['rejected']}" if out["rejected"] else "not rejected"))
+    _emit(out, as_json, "\n".join(lines))
+
+
+@planning_app.command("run")
+def run(system: str = typer.Option(..., "--system", help="controller or arithmetic (the systems that need no model)."),
+        split: str = typer.Option("all", "--split", help="dev, test or all."),
+        family: Optional[str] = typer.Option(None, "--family", help="Only this task family."),
+        limit: Optional[int] = typer.Option(None, "--limit", min=1, help="At most this many tasks."),
+        n_boot: int = typer.Option(10_000, "--n-boot", min=1, max=200_000, help="Patient-bootstrap draws."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """Run a scripted system on every eligible task and print its decision accuracy (Tables S10, S14)."""
+    from physbench.suites.planning import suite as S
+    from physbench.suites.planning.summary import per_family, summarize
+    from physbench.suites.planning.systems import SYSTEMS
+
+    if system not in SYSTEMS:
+        raise UserError(f"--system must be one of {', '.join(SYSTEMS)} here; the language systems run through "
+                        "`physbench eval planning --system interpreter|agent --model SPEC`")
+    try:
+        chosen = S.select(S.shipped_tasks(), split, family)[:limit]
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    rows = []
+    for i, task in enumerate(chosen, 1):
+        h = S.new_harness(task)
+        SYSTEMS[system](h)
+        verdict = S.judge(task, S.attempt_result(task, system, None, None, None, {"result": h.result()}))
+        rows.append(verdict["detail"])
+        typer.echo(f"[{i}/{len(chosen)}] {task['id']}: {verdict['detail']['decision']} -> {verdict['outcome']}", err=True)
+    try:
+        out = {"system": system, "split": split, **summarize(rows, n_boot=n_boot)}
+    except ImportError:  # physbench.stats.weighting not installed: per-family accuracy only
+        out = {"system": system, "split": split, "decision_accuracy": per_family(rows),
+               "note": "physbench.stats.weighting is missing: no Table S10/S14 intervals"}
+    out["attempts"] = rows
+    lines = [f"{system} on {len(rows)} tasks ({split})", "decision accuracy (%): " +
+             ", ".join(f"{f} {v:g}" for f, v in out["decision_accuracy"].items() if v is not None)]
+    s10 = out.get("table_s10")
+    if s10:
+        lines.append("Table S10: " + ", ".join(f"{f} {v['value']:g} ({v['lo']:g}-{v['hi']:g})" for f, v in s10["families"].items())
+                     + "; " + ", ".join(f"{k} {s10[k]['value']:g} ({s10[k]['lo']:g}-{s10[k]['hi']:g})"
+                                        for k in ("primary", "equal_family", "equal_task")))
+        lines.append("Table S14: " + ", ".join(f"{p} {e['value']:g}" for p, e in out["table_s14"].items()))
+    _emit(out, as_json, "\n".join(lines))
+
+
+@planning_app.command("witnesses")
+def witnesses(patients: Optional[list[str]] = typer.Argument(None, help="Patient ids; every shipped patient when omitted."),
+              out: Optional[str] = typer.Option(None, "--out", help="Write the witness table (data/witnesses.json format) here."),
+              as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """Search a feasible witness per patient (Table S4) and compare it with the shipped one."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    from physbench.suites.planning import influence as infl
+    from physbench.suites.planning import witness as wit
+    from physbench.suites.planning.goals import goals_for
+    from physbench.suites.planning.metrics import Case
+    from physbench.suites.planning.openkbp import load_shipped, shipped_ids
+    from physbench.suites.planning.tasks import load_witnesses
+
+    ids = patients or shipped_ids()
+    unknown = [p for p in ids if p not in shipped_ids()]
+    if unknown:
+        raise UserError(f"unknown patient {unknown[0]!r}; shipped: {shipped_ids()[0]} ... {shipped_ids()[-1]}")
+    if out and not Path(out).parent.is_dir():
+        raise UserError(f"--out: no folder {str(Path(out).parent)!r}")
+    cases = [Case(p, lambda p=p: infl.influence_for(p)) for p in (load_shipped(i) for i in ids)]
+    found = wit.table(cases, goals_for)
+    shipped = load_witnesses()
+    rows = {pid: {k: r[k] for k in ("cord_gy", "limit_gy", "min_margin", "solves")} | {"matches_shipped": shipped.get(pid) == r}
+            for pid, r in found["patients"].items()}
+    if out:
+        target = Path(out)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w") as f:
+                json.dump(found, f, indent=1)
+            os.replace(tmp, target)  # nothing half-written
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    lines = [f"{pid}: cord {r['cord_gy']:.2f} Gy, limit {r['limit_gy']:g} Gy, margin {r['min_margin']:.4f} Gy, "
+             f"{'matches' if r['matches_shipped'] else 'DIFFERS FROM'} the shipped witness" for pid, r in rows.items()]
+    lines += [f"{pid}: no witness ({why})" for pid, why in found["no_witness"].items()]
+    _emit({"patients": rows, "no_witness": found["no_witness"], "written": out}, as_json, "\n".join(lines))

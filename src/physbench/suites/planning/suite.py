@@ -1,0 +1,246 @@
+"""The planning suite object the runner finds by name (entry point `physbench.suites`).
+
+One item per task and system. ``system`` picks who decides: ``agent`` (the full LLM agent: the
+`agent` protocol drives ``harness(item)``), ``interpreter`` (one strict-JSON reply, then the
+controller), ``controller`` and ``arithmetic`` (no model: the suite's own protocols of those
+names run them on a harness). The item's reference is the proven decision with its certificate's
+summary; the grade's outcome is the decision's (correct, wrong, no_decision, technical_failure)
+and its detail carries the three policies of Table S14 and the plan's dose endpoints.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import OrderedDict
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
+
+from physbench.grading.outcomes import truncated
+
+if TYPE_CHECKING:
+    from physbench.core.items import Item
+    from physbench.grading.types import Grade
+    from physbench.protocols.base import Answer
+    from physbench.suites.planning.harness import PlanningHarness
+    from physbench.suites.planning.metrics import Case
+
+SYSTEMS = ("agent", "interpreter", "controller", "arithmetic")
+SPLITS = ("dev", "test", "all")
+# the development patients the paper's tables name (Tables S2, S3: set D); the rest are held out
+DEV_PATIENTS = ("pt_258", "pt_269", "pt_289", "pt_302", "pt_306", "pt_307", "pt_320", "pt_339")
+OUTCOMES = ("correct", "wrong", "no_decision", "technical_failure")
+_CASES: "OrderedDict[str, Case]" = OrderedDict()
+_CASES_KEPT = 4  # dose influences are tens of MB each
+_CONTROLLER: "OrderedDict[str, dict[str, Any]]" = OrderedDict()
+
+
+@lru_cache(maxsize=1)
+def shipped_tasks() -> tuple[dict[str, Any], ...]:
+    from physbench.suites.planning.tasks import build_tasks
+
+    return tuple(build_tasks()[0])
+
+
+def select(tasks: Iterable[dict[str, Any]], split: str, family: str | None = None) -> list[dict[str, Any]]:
+    """The tasks of a split (dev: the paper's named development patients; test: the others; all)."""
+    from physbench.suites.planning.tasks import FAMILIES
+
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {', '.join(SPLITS)}")
+    if family is not None and family not in FAMILIES:
+        raise ValueError(f"family must be one of {', '.join(FAMILIES)}")
+    keep = (lambda p: p in DEV_PATIENTS) if split == "dev" else (lambda p: p not in DEV_PATIENTS) if split == "test" \
+        else (lambda p: True)
+    return [t for t in tasks if keep(t["patient"]) and (family is None or t["kind"] == family)]
+
+
+def reference_of(task: Mapping[str, Any]) -> dict[str, Any]:
+    """The proven decision and its certificate's summary (a witness's weights stay in the package)."""
+    ref = json.loads(json.dumps(task["reference"]))
+    cert = ref.get("certificate")
+    if isinstance(cert, dict):
+        cert.pop("weights_b64", None)
+        cert.pop("structures", None)
+    return {**ref, "family": task["kind"], "patient": task["patient"]}
+
+
+def item_fields(task: dict[str, Any], system: str) -> dict[str, Any]:
+    """Everything an Item of ``task`` for ``system`` holds, as plain JSON."""
+    from physbench.suites.planning.interpreter import agent_messages, interpreter_messages
+    from physbench.suites.planning.openkbp import load_shipped
+
+    if system not in SYSTEMS:
+        raise ValueError(f"system must be one of {', '.join(SYSTEMS)}")
+    messages = interpreter_messages(task, load_shipped(task["patient"])) if system == "interpreter" else agent_messages(task)
+    return {"id": task["id"], "suite": "planning", "kind": task["kind"], "messages": messages,
+            "reference": reference_of(task),
+            "params": {"patient": task["patient"], "family": task["kind"], "system": system, "goals": task["goals"],
+                       "note": task.get("note", "")},
+            "meta": {**task["meta"], "system": system}}
+
+
+def task_of(item: Any) -> dict[str, Any]:
+    """The task dict an item was made from (what the harness and the policies read)."""
+    p = item.params
+    return {"id": item.id, "kind": item.kind, "patient": p["patient"], "goals": [dict(g) for g in p["goals"]],
+            "note": p.get("note", ""), "reference": json.loads(json.dumps(item.reference)), "meta": dict(item.meta)}
+
+
+def case_for(patient_id: str) -> "Case":
+    """The patient's Case on the cached pencil-beam influence (the last few kept in memory)."""
+    from physbench.suites.planning.influence import influence_for
+    from physbench.suites.planning.metrics import Case
+    from physbench.suites.planning.openkbp import load_shipped
+
+    if patient_id in _CASES:
+        _CASES.move_to_end(patient_id)
+        return _CASES[patient_id]
+    p = load_shipped(patient_id)
+    case = Case(p, lambda p=p: influence_for(p))
+    _CASES[patient_id] = case
+    while len(_CASES) > _CASES_KEPT:
+        _CASES.popitem(last=False)
+    return case
+
+
+def new_harness(task: dict[str, Any]) -> "PlanningHarness":
+    from physbench.suites.planning.harness import PlanningHarness
+
+    return PlanningHarness(task, case_for(task["patient"]))
+
+
+def controller_result(task: dict[str, Any]) -> dict[str, Any]:
+    """The controller's terminal record on a task (deterministic: run once per task and kept)."""
+    from physbench.suites.planning.systems import controller
+
+    key = json.dumps([task["id"], task["goals"]], sort_keys=True)
+    if key not in _CONTROLLER:
+        h = new_harness(task)
+        controller(h)
+        _CONTROLLER[key] = h.result()
+        while len(_CONTROLLER) > 512:
+            _CONTROLLER.popitem(last=False)
+    return json.loads(json.dumps(_CONTROLLER[key]))
+
+
+def _failure(why: str, detail: str = "") -> dict[str, Any]:
+    return {"outcome": "technical_failure", "failure": why, "detail": detail[:500]}
+
+
+def attempt_result(task: dict[str, Any], system: str, text: str | None, finish_reason: str | None,
+                   outcome: str | None, detail: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The attempt's terminal record: from the harness result (agent, controller, arithmetic) or
+    from the interpreter's reply; a technical failure where neither can be read. Never raises."""
+    from physbench.suites.planning.interpreter import decide, parse_reply
+
+    if system == "interpreter":
+        if truncated(finish_reason):
+            return _failure("truncated", "the reply hit the token limit")
+        return decide(parse_reply(text), lambda: controller_result(task))
+    result = (detail or {}).get("result")
+    if not isinstance(result, Mapping) or result.get("outcome") not in ("submitted", "escalated", "no_decision"):
+        return _failure(str(outcome or "no_result"), "the attempt left no harness result")
+    out = json.loads(json.dumps(result))
+    if outcome == "budget_exhausted" and out["outcome"] == "no_decision":
+        out["budget_exhausted"] = True
+    return out
+
+
+def judge(task: dict[str, Any], result: Mapping[str, Any]) -> dict[str, Any]:
+    """The decision outcome, the three policies of Table S14, and the plan's numbers."""
+    from physbench.suites.planning.tasks import POLICIES, decision_correct
+
+    policies = {p: decision_correct(task, dict(result), p) for p in POLICIES}
+    kind = result.get("outcome")
+    outcome = "technical_failure" if kind == "technical_failure" else "no_decision" if kind == "no_decision" else \
+        "correct" if policies["primary"] else "wrong"
+    detail: dict[str, Any] = {"family": task["kind"], "patient": task["patient"], "decision": kind,
+                              "reason": result.get("reason"), "correct": policies,
+                              "technical_failure": kind == "technical_failure",
+                              "optimize_calls": result.get("optimize_calls"), "tool_calls": result.get("tool_calls")}
+    if kind == "technical_failure":
+        detail["failure"] = {"kind": result.get("failure"), "detail": result.get("detail")}
+    if kind == "submitted":
+        detail.update(hard_met=result.get("hard_met"), hard_total=result.get("hard_total"),
+                      rejected=result.get("rejected"), spg=result.get("spg"), w_max=result.get("w_max"),
+                      global_max_gy=result.get("global_max_gy"), note=str(result.get("note", ""))[:2000],
+                      endpoints={f"{g['structure']} {g['metric']}": g.get("achieved") for g in result.get("goals", [])},
+                      unmet_hard=[f"{g['structure']} {g['metric']}" for g in result.get("goals", [])
+                                  if g.get("kind") == "hard" and g.get("met") is False])
+    return {"outcome": outcome, "score": 1.0 if outcome == "correct" else 0.0, "detail": detail}
+
+
+class _SystemProtocol:
+    """A system that needs no model (controller, arithmetic): it runs on the item's harness."""
+
+    needs_tools = False
+
+    def __init__(self, name: str, **_: Any):
+        self.name = name
+
+    def run_sync(self, item: Any) -> dict[str, Any]:
+        from physbench.suites.planning.systems import SYSTEMS as RUN
+
+        h = new_harness(task_of(item))
+        RUN[self.name](h)
+        return {"tool_log": list(h.log), "result": h.result()}
+
+    async def run(self, item: "Item", ask: Any) -> "Answer":
+        from physbench.protocols.base import Answer
+
+        detail = await asyncio.to_thread(self.run_sync, item)
+        return Answer(text="", finish_reason="stop", outcome=None, detail=detail)
+
+
+class PlanningSuite:
+    """OpenGray tasks on the shipped OpenKBP patients, for the four systems."""
+
+    name = "planning"
+    item_options = ("system", "family")
+
+    def items(self, split: str = "dev", *, key: bytes | None = None, limit: int | None = None,
+              system: str = "agent", family: str | None = None, **options: Any) -> list["Item"]:
+        from physbench.core.errors import UserError
+        from physbench.core.items import Item, Message
+
+        if options:
+            raise UserError(f"unknown planning option {sorted(options)[0]!r}; options: {', '.join(self.item_options)}")
+        try:
+            chosen = select(shipped_tasks(), split, family)
+            fields = [item_fields(t, system) for t in chosen[: limit if limit is not None else None]]
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
+        return [Item(id=f["id"], suite=f["suite"], kind=f["kind"], messages=tuple(Message(**m) for m in f["messages"]),
+                     reference=f["reference"], params=f["params"], meta=f["meta"]) for f in fields]
+
+    def harness(self, item: "Item") -> "PlanningHarness":
+        """A fresh harness for the `agent` protocol."""
+        return new_harness(task_of(item))
+
+    def protocols(self) -> dict[str, Any]:
+        return {"controller": lambda **kw: _SystemProtocol("controller", **kw),
+                "arithmetic": lambda **kw: _SystemProtocol("arithmetic", **kw)}
+
+    def grade(self, item: "Item", answer: "Answer") -> "Grade":
+        from physbench.grading.types import Grade
+
+        task = task_of(item)
+        system = str(item.params.get("system", "agent"))
+        try:
+            result = attempt_result(task, system, getattr(answer, "text", None), getattr(answer, "finish_reason", None),
+                                    getattr(answer, "outcome", None), getattr(answer, "detail", None))
+            verdict = judge(task, result)
+        except Exception as exc:  # grading never raises on an attempt: an unreadable one earns nothing
+            verdict = judge(task, _failure("grading_error", f"{type(exc).__name__}: {exc}"))
+        return Grade(score=verdict["score"], passed=verdict["outcome"] == "correct", outcome=verdict["outcome"],
+                     detail=verdict["detail"])
+
+    def oracle(self, item: "Item") -> str | None:
+        """A perfect interpreter's reply (the agent and the scripted systems have no text oracle)."""
+        from physbench.suites.planning.interpreter import oracle_reply
+
+        return oracle_reply(task_of(item)) if item.params.get("system") == "interpreter" else None
+
+
+SUITE = PlanningSuite()

@@ -1,0 +1,65 @@
+"""FISTA on [0, 15], warm starts, and OpenKBP-Opt's sum of positive gradients."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from physbench.suites.planning import optimizer as O
+from physbench.suites.planning.goals import evaluate, goals_for
+from physbench.suites.planning.influence import DoseInfluence
+from physbench.suites.planning.templates import goal_terms
+
+
+def _table(beam, row, col) -> DoseInfluence:
+    n = len(beam)
+    import scipy.sparse as sp
+    return DoseInfluence("pt_0", "", "", np.arange(1), sp.csr_matrix((1, n), dtype=np.float32), sp.identity(1, format="csr"),
+                         np.asarray(beam), np.asarray(row), np.asarray(col))
+
+
+def test_spg_is_the_sum_over_beams_of_the_largest_row_sum_of_positive_gradients():
+    """OpenKBP-Opt add_spg_constraint: row 0 of beam 0 holds weights 1, 3, 2 at columns 4, 5, 6:
+    (1-3)+ + (3-2)+ + (2-0)+ = 3; row 1 holds 5 at column 4 alone: 5; beam 0's SPG is max(3, 5) = 5.
+    Beam 1 holds 2, 2 at columns 0 and 2 (not neighbours): 2 + 2 = 4. Plan SPG 5 + 4 = 9."""
+    inf = _table([0, 0, 0, 0, 1, 1], [0, 0, 0, 1, 0, 0], [4, 5, 6, 4, 0, 2])
+    assert O.spg(inf, np.array([1.0, 3.0, 2.0, 5.0, 2.0, 2.0])) == pytest.approx(9.0)
+    assert O.spg(inf, np.zeros(6)) == 0.0
+
+
+def test_terms_refuse_levels_and_priorities_out_of_range():
+    with pytest.raises(ValueError):
+        O.Term("PTV_7000", "min_dose", -1.0, 1.0)
+    with pytest.raises(ValueError):
+        O.Term("PTV_7000", "max_dose", 70.0, 5000.0)
+    with pytest.raises(ValueError):
+        O.Term("PTV_7000", "uniform", 70.0, 1.0)
+
+
+def test_a_plan_meets_the_hard_goals_of_a_small_patient_within_the_weight_bound(case_for):
+    case = case_for("pt_278")
+    goals = goals_for(case.patient)
+    res = O.solve(case, goal_terms(goals, case.patient.targets))
+    assert res.w.min() >= 0.0 and res.w.max() <= O.W_MAX
+    assert res.history[-1] < 0.01 * res.history[0]
+    rows = evaluate(case, res.dose, goals)
+    met = [r["met"] for r in rows if r["kind"] == "hard"]
+    assert sum(met) >= len(met) - 1, rows
+    assert res.spg > 0 and res.spg == pytest.approx(O.spg(case.influence, res.w))
+
+
+def test_a_warm_start_continues_from_the_previous_plan(case_for):
+    """Twenty warm-started iterations end below two hundred cold ones; twenty cold ones do not."""
+    case = case_for("pt_278")
+    terms = goal_terms(goals_for(case.patient), case.patient.targets)
+    cold = O.solve(case, terms, config=O.SolverConfig(max_iter=200))
+    warm = O.solve(case, terms, w0=cold.w, config=O.SolverConfig(max_iter=20))
+    short = O.solve(case, terms, config=O.SolverConfig(max_iter=20))
+    assert warm.warm_start and not cold.warm_start
+    assert warm.history[0] == pytest.approx(cold.objective, rel=1e-6)
+    assert warm.objective <= cold.objective < short.objective
+
+
+def test_an_objective_on_an_absent_structure_is_refused(case_for):
+    with pytest.raises(ValueError, match="not in case"):
+        O.solve(case_for("pt_278"), [O.Term("OpticNrv_L", "max_dose", 54.0, 1.0)])
