@@ -35,7 +35,7 @@ def checkpoint_2():
 
 
 def checkpoint_3():
-    p = sp.Symbol("p")
+    p = sp.Symbol("p", real=True)
     total = sp.Integer(0)
     for t in itertools.product(P, repeat=4):
         e = "".join(t)
@@ -46,7 +46,7 @@ def checkpoint_3():
 
 
 def challenge():
-    p = sp.Symbol("p")
+    p = sp.Symbol("p", real=True)
     total = sp.Integer(0)
     for t in itertools.product(P, repeat=4):
         e = "".join(t)
