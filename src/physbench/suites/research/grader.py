@@ -82,20 +82,24 @@ def grade_steps(steps: Sequence[Step], replies: Sequence[object], executor: Any 
     ex = executor or default_executor("scientific")
     prepared = [prepare(s, r, seed) for s, r in zip(steps, replies)]
     out: list[StepGrade | None] = [p[3] for p in prepared]
+    batch: dict[tuple[str, float], list[int]] = {}
     for i, (step, prep) in enumerate(zip(steps, prepared)):
         if out[i] is not None:
             continue
-        program, call, args, _ = prep
         if isinstance(step.answer, FunctionAnswer):
-            out[i] = _grade_function(ex, step, program)
-            continue
-        limits = Limits(wall_s=step.wall_s, cpu_s=step.wall_s)
+            out[i] = _grade_function(ex, step, prep[0])
+        else:
+            batch.setdefault((prep[1], step.wall_s), []).append(i)
+    for (call, wall), idx in batch.items():  # one executor.map per (harness call, limit)
+        limits = Limits(wall_s=wall, cpu_s=wall)
         try:
-            res = ex.run(program, call, args, limits)
+            results = ex.map([(prepared[i][0], prepared[i][2]) for i in idx], call, (), limits)
         except Exception as exc:  # a broken sandbox worker is an outcome, not a crash of grading
-            out[i] = StepGrade("raised", {"error": f"sandbox: {exc}"[:300]})
+            for i in idx:
+                out[i] = StepGrade("raised", {"error": f"sandbox: {exc}"[:300]})
             continue
-        out[i] = _judge(step, res)
+        for i, res in zip(idx, results):
+            out[i] = _judge(steps[i], res)
     return [g if g is not None else StepGrade("raised") for g in out]
 
 
