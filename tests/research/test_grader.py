@@ -45,6 +45,10 @@ def test_equivalent_symbolic_forms_pass(ex):
     assert got == ["correct"] * 3
 
 
+def test_a_model_symbol_of_the_same_name_counts_as_the_argument(ex):
+    assert outcomes(ex, step(P), [fenced("(1 - 4*sp.Symbol('p')/5)**2")]) == ["correct"]
+
+
 def test_symbolic_near_misses_fail(ex):
     got = outcomes(ex, step(P), [fenced("1 - 8*p/5 + 15*p**2/25"), fenced("(1 - 4*p/5)**3"),
                                  fenced("(1 - 4*p/5)**2 + sp.Symbol('q')")])

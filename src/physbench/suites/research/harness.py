@@ -57,6 +57,9 @@ def physbench_symbolic(ref_text, specs, points, rtol, max_ops):
         return {"verdict": "bad_kind", "why": "not a SymPy expression"}
     if physbench_sp.count_ops(got) > max_ops or len(str(got)) > 20000:
         return {"verdict": "wrong", "why": "expression too large"}
+    rename = dict((s, table[s.name]) for s in got.free_symbols if s.name in table and s not in syms)
+    if rename:  # a model that made its own Symbol("p") means the argument p
+        got = got.xreplace(rename)
     if got.free_symbols - set(syms):
         return {"verdict": "wrong", "why": "unknown symbols " + ", ".join(sorted(str(s) for s in got.free_symbols - set(syms)))}
     structural = got == ref
