@@ -21,6 +21,14 @@ from physbench.suites.research.problem import Step
 
 OUTCOMES = ("no_code", "rejected", "raised", "timeout", "bad_kind", "wrong", "correct")
 MAX_OPS = 5_000                # cap on the model expression before any simplify
+MAX_LINES = 5_000_000          # research code loops more than a one-line solve; the wall clock still rules
+
+
+def step_limits(step: Step) -> Any:
+    """The step's own wall clock and memory (30 s, 1 GiB by default) for the sandbox."""
+    from physbench.executor import Limits
+
+    return Limits(wall_s=step.wall_s, cpu_s=step.wall_s, memory_mb=step.memory_mb, max_lines=MAX_LINES)
 _STATUS = {"rejected": "rejected", "raised": "raised", "timeout": "timeout", "memory": "timeout",
            "line_limit": "timeout", "output_limit": "bad_kind", "bad_return": "bad_kind"}
 
@@ -77,7 +85,7 @@ def prepare(step: Step, reply: object, seed: int = 0) -> tuple[str | None, str, 
 def grade_steps(steps: Sequence[Step], replies: Sequence[object], executor: Any = None,
                 seed: int = 0) -> list[StepGrade]:
     """Grade each (step, reply) pair; the sandbox runs are batched through `executor.map`."""
-    from physbench.executor import Limits, default_executor
+    from physbench.executor import default_executor
 
     ex = executor or default_executor("scientific")
     prepared = [prepare(s, r, seed) for s, r in zip(steps, replies)]
@@ -89,9 +97,9 @@ def grade_steps(steps: Sequence[Step], replies: Sequence[object], executor: Any 
         if isinstance(step.answer, FunctionAnswer):
             out[i] = _grade_function(ex, step, prep[0])
         else:
-            batch.setdefault((prep[1], step.wall_s), []).append(i)
-    for (call, wall), idx in batch.items():  # one executor.map per (harness call, limit)
-        limits = Limits(wall_s=wall, cpu_s=wall)
+            batch.setdefault((prep[1], (step.wall_s, step.memory_mb)), []).append(i)
+    for (call, _), idx in batch.items():  # one executor.map per (harness call, limits)
+        limits = step_limits(steps[idx[0]])
         try:
             results = ex.map([(prepared[i][0], prepared[i][2]) for i in idx], call, (), limits)
         except Exception as exc:  # a broken sandbox worker is an outcome, not a crash of grading
@@ -192,10 +200,8 @@ def _match_interval(answer: IntervalAnswer, value: Any) -> str:
 
 
 def _grade_function(ex: Any, step: Step, program: str) -> StepGrade:
-    from physbench.executor import Limits
-
     a = step.answer
-    limits = Limits(wall_s=step.wall_s, cpu_s=step.wall_s)
+    limits = step_limits(step)
     jobs = [(program, tuple(t)) for t in a.tests] + [(a.reference + HARNESS, tuple(t)) for t in a.tests]
     try:
         results = ex.map(jobs, "physbench_call", (), limits)
