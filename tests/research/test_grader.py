@@ -115,3 +115,8 @@ def test_set_and_interval_matching():
 def test_hostile_text_never_raises(ex, reply):
     (g,) = grade_steps([step(P)], [reply], ex)
     assert g.outcome in OUTCOMES
+
+
+@pytest.mark.slow
+def test_a_million_node_expression_ends_in_an_outcome_within_the_wall_clock(ex):
+    assert outcomes(ex, step(P), [fenced("sp.Add(*[p**k for k in range(10**6)])")]) in (["timeout"], ["wrong"])
