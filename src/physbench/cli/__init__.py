@@ -21,7 +21,8 @@ _EXIT = tuple({typer.Exit, getattr(click.exceptions, "Exit", typer.Exit)})
 _ABORT = tuple({typer.Abort, getattr(click.exceptions, "Abort", typer.Abort)})
 
 # one module per noun; each owns its commands
-COMMAND_MODULES = ("grade", "eval_cmd", "report_cmd", "view_cmd", "medphys_cmd", "sandbox_cmd", "planning_cmd")
+COMMAND_MODULES = ("grade", "eval_cmd", "report_cmd", "view_cmd", "medphys_cmd", "sandbox_cmd", "planning_cmd",
+                   "research_cmd")
 
 app = typer.Typer(
     name="physbench",

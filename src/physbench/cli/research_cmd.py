@@ -1,0 +1,9 @@
+"""Mounts `physbench research ...` (the commands live with the suite)."""
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    from physbench.suites.research.cli import research_app
+
+    app.add_typer(research_app, name="research")

@@ -1,0 +1,68 @@
+"""What a perfect model says: the expected answer in words and as template-shaped code.
+
+`expected_text` writes the ANSWER for oracle carryover ("The correct answer is: ...", issue 15);
+`oracle_code` writes a formatting reply whose `answer` returns the stored value.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from physbench.suites.research.answers import (BooleanAnswer, CompositeAnswer, FunctionAnswer, IntegerAnswer,
+                                               IntervalAnswer, NumericAnswer, SetAnswer, StringAnswer,
+                                               SymbolicAnswer, call_symbols)
+from physbench.suites.research.problem import Step
+
+
+def answer_text(a: Any) -> str:
+    if isinstance(a, SymbolicAnswer):
+        return a.expr
+    if isinstance(a, (NumericAnswer, IntegerAnswer, BooleanAnswer)):
+        return repr(a.value)
+    if isinstance(a, StringAnswer):
+        return a.value
+    if isinstance(a, FunctionAnswer):
+        return "the function\n```python\n" + a.reference.strip() + "\n```"
+    if isinstance(a, CompositeAnswer):
+        return "(" + ", ".join(answer_text(p) for p in a.parts) + ")"
+    if isinstance(a, SetAnswer):
+        return "{" + ", ".join(repr(e) for e in a.elements) + "}"
+    if isinstance(a, IntervalAnswer):
+        lo = "-oo" if a.lower is None else repr(a.lower)
+        hi = "oo" if a.upper is None else repr(a.upper)
+        left, right = ("[", "]") if a.closed is None else ("[" if a.closed[0] else "(", "]" if a.closed[1] else ")")
+        return f"{left}{lo}, {hi}{right}"
+    raise TypeError(f"unknown answer {a!r}")
+
+
+def expected_text(step: Step) -> str:
+    return f"The correct answer is: {answer_text(step.answer)}"
+
+
+def _literal(a: Any, names: tuple[str, ...]) -> str:
+    if isinstance(a, SymbolicAnswer):
+        table = "{" + ", ".join(f"{n!r}: {n}" for n in names) + "}"
+        return f"sp.sympify({a.expr!r}, {table})"
+    if isinstance(a, NumericAnswer):
+        return repr(a.value)
+    if isinstance(a, (IntegerAnswer, BooleanAnswer, StringAnswer)):
+        return repr(a.value)
+    if isinstance(a, CompositeAnswer):
+        return "(" + ", ".join(_literal(p, names) for p in a.parts) + ",)"
+    if isinstance(a, SetAnswer):
+        return "[" + ", ".join(repr(e) for e in a.elements) + "]"
+    if isinstance(a, IntervalAnswer):
+        lo = "-1e999" if a.lower is None else repr(a.lower)
+        hi = "1e999" if a.upper is None else repr(a.upper)
+        return f"[{lo}, {hi}]" if a.closed is None else f"[{lo}, {hi}, {a.closed[0]}, {a.closed[1]}]"
+    raise TypeError(f"unknown answer {a!r}")
+
+
+def oracle_code(step: Step) -> str:
+    """A formatting reply (fenced code) that the grader marks correct."""
+    a = step.answer
+    if isinstance(a, FunctionAnswer):
+        return "```python\n" + a.reference.strip() + "\n```"
+    names = call_symbols(a).args
+    head = "import sympy as sp\n\n" if "sympy" in step.template_imports() else ""
+    return f"```python\n{head}def answer({', '.join(names)}):\n    return {_literal(a, names)}\n```"
