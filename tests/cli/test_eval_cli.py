@@ -141,3 +141,13 @@ def test_eval_of_the_medphys_test_split_uses_the_items_its_own_split_command_lis
     expected = SUITE.items("test", key=read_key(key_file), limit=4)
     assert sorted(ids) == sorted(i.id for i in expected)
     assert {i.id for i in expected} <= {i.id for i in heldout_items(read_key(key_file))}
+
+
+def test_a_run_where_no_attempt_got_a_response_says_why_and_exits_non_zero(tmp_path, capsys):
+    replay = tmp_path / "replies.jsonl"
+    replay.write_text(json.dumps({"id": "not-an-item-of-this-suite", "response": "1 MU"}) + "\n")
+    r = _main(capsys, "fixture", "--model", f"replay:{replay}", "--limit", "2", "--max-attempts", "1",
+              "--run-dir", str(tmp_path / "run"), "--quiet")
+    assert r.returncode == 1, (r.stdout, r.stderr)
+    assert "2 attempts got no response; the most frequent error: " in r.stdout and "dev/calc/" in r.stdout
+    assert "re-run the same command to retry them" not in r.stdout  # a replay file does not fill itself in

@@ -22,7 +22,7 @@ def test_oracle_scores_full_and_constant_zero_on_every_mode(mode):
             steps = item.protocol_data["steps"]
             assert all(s["expected"].startswith("The correct answer is: ") for s in steps)
             labels = [s["id"] for s in steps]
-        replies = [SUITE.oracle_turn(item, f"{lab}/format", []) for lab in labels]
+        replies = [SUITE.oracle_turn(item, f"{lab}:format", []) for lab in labels]
         good = SimpleNamespace(text=replies[0], steps=replies)
         bad = SimpleNamespace(text="```python\ndef answer(*a):\n    return 0\n```",
                               steps=["```python\ndef answer(*a):\n    return 0\n```"] * len(labels))

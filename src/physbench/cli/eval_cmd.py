@@ -31,6 +31,19 @@ def _read_key(path: str) -> bytes:
     return normalise_key(key)
 
 
+def parse_item_options(pairs: list[str] | None) -> tuple[tuple[str, str], ...]:
+    """`NAME=VALUE` texts as pairs; a UserError for one without `=` or with an empty name."""
+    from physbench.core.errors import UserError
+
+    out = []
+    for text in pairs or ():
+        name, sep, value = text.partition("=")
+        if not sep or not name.strip():
+            raise UserError(f"--option takes NAME=VALUE, got {text[:60]!r}")
+        out.append((name.strip(), value.strip()))
+    return tuple(out)
+
+
 def summary_lines(summary: dict, status: str, wall_s: float, attempted: int, skipped: int) -> list[str]:
     """The short text summary printed at the end of a run."""
     from physbench.report.markdown import interval_text
@@ -53,7 +66,9 @@ def summary_lines(summary: dict, status: str, wall_s: float, attempted: int, ski
     if status != "completed":
         lines.append("interrupted: re-run the same command to resume")
     elif s["n_errors"]:
-        lines.append(f"{s['n_errors']} attempts got no response: re-run the same command to retry them")
+        top = (s.get("errors") or [{"error": "unknown error", "count": s["n_errors"]}])[0]
+        lines.append(f"{s['n_errors']} attempts got no response; the most frequent error: {top['error']}")
+        lines.append("fix that cause, then re-run the same command: only the attempts without a response run again")
     return lines
 
 
@@ -88,6 +103,9 @@ def register(app: typer.Typer) -> None:
                                                   help="JSON of USD per million tokens by model."),
         as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
         quiet: bool = typer.Option(False, "--quiet", help="No progress display."),
+        option: Optional[list[str]] = typer.Option(None, "--option",
+                                                   help="A suite's item option NAME=VALUE (repeatable), "
+                                                        "e.g. mode=checkpoints-oracle for research."),
     ) -> None:
         """Run a model on a suite; every graded attempt goes to the run's store at once."""
         from physbench.runner.evaluate import EvalConfig, evaluate
@@ -96,7 +114,8 @@ def register(app: typer.Typer) -> None:
                             api_key_env=api_key_env, limit=limit, repeats=repeats, concurrency=concurrency,
                             run_dir=run_dir, temperature=temperature, max_tokens=max_tokens, timeout_s=timeout,
                             max_attempts=max_attempts, retry_delay_s=retry_delay, seed=seed, price_table=price_table,
-                            key=_read_key(key_file) if key_file else None, quiet=quiet)
+                            key=_read_key(key_file) if key_file else None, quiet=quiet,
+                            item_options=parse_item_options(option))
         result = evaluate(config)
         if as_json:
             out = dict(result.summary, status=result.status, wall_s=result.wall_s, attempted=result.attempted,
@@ -107,3 +126,5 @@ def register(app: typer.Typer) -> None:
                 typer.echo(line)
         if result.status != "completed":
             raise typer.Exit(code=130)
+        if result.summary["n_done"] == 0 and result.summary["n_errors"]:
+            raise typer.Exit(code=1)  # nothing was graded: the run measured nothing

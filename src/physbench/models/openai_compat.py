@@ -14,8 +14,10 @@ import asyncio
 import email.utils
 import json
 import os
+import sys
 import time
 from typing import TYPE_CHECKING, Any, Sequence
+from urllib.parse import urlsplit
 
 import aiohttp
 
@@ -71,6 +73,9 @@ def parse_retry_after(value: str | None, now: float | None = None) -> float | No
     return max(0.0, seconds)
 
 
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")  # a local server (vLLM) usually takes no key
+
+
 class OpenAIModel:
     """`openai/NAME`: chat completions from `base_url` with the key in an environment variable."""
 
@@ -88,6 +93,9 @@ class OpenAIModel:
         key = os.environ.get(self.key_env)
         if api_key_env and not key:
             raise UserError(f"environment variable {api_key_env} (named by --api-key-env) is not set")
+        if not key and urlsplit(self.base_url).hostname not in LOOPBACK_HOSTS:
+            print(f"physbench: warning: {self.key_env} is not set; requests to {self.base_url} go without a key",
+                  file=sys.stderr)
         self._headers = {"Content-Type": "application/json"}
         if key:  # a local server (vLLM) needs none
             self._headers["Authorization"] = f"Bearer {key}"

@@ -31,6 +31,10 @@ class Checkpoints:
         self.oracle = oracle
         self.name = "checkpoints-oracle" if oracle else "checkpoints-self"
 
+    def check_item(self, item: "Item") -> None:
+        """Refuse, before the run, an item without steps (one line, exit 2)."""
+        _steps(item)
+
     async def run(self, item: "Item", ask: Ask) -> Answer:
         steps = _steps(item)
         conversation = [m for m in item.messages if m.role == "system"]

@@ -23,6 +23,10 @@ def format_text(item: "Item", data: object) -> str:
 class TwoStep:
     name = "two-step"
 
+    def check_item(self, item: "Item") -> None:
+        """Refuse, before the run, an item this protocol cannot ask (one line, exit 2)."""
+        format_text(item, item.protocol_data)
+
     async def run(self, item: "Item", ask: Ask) -> Answer:
         fmt = format_text(item, item.protocol_data)
         conversation = list(item.messages)

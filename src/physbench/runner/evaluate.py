@@ -54,6 +54,7 @@ class EvalConfig:
     key: bytes | None = None
     quiet: bool = False
     grade_inline: bool | None = None  # None: a forked grading process where the platform allows
+    item_options: tuple[tuple[str, str], ...] = ()  # a suite's own item options (`--option NAME=VALUE`)
 
     def __repr__(self) -> str:  # keep the key out of any traceback or log
         return f"EvalConfig(suite={self.suite!r}, split={self.split!r}, model={self.model!r})"
@@ -92,9 +93,21 @@ def _check_options(c: EvalConfig) -> None:
         raise UserError("--base-url applies to openai/NAME models only")
 
 
+def _item_options(suite: Any, c: EvalConfig) -> dict[str, str]:
+    """The `--option` pairs, each a name the suite lists in `item_options`; a UserError otherwise."""
+    known = tuple(getattr(suite, "item_options", ()) or ())
+    out: dict[str, str] = {}
+    for name, value in c.item_options:
+        if name not in known:
+            listed = ", ".join(known) if known else "none"
+            raise UserError(f"suite {c.suite!r} has no item option {name!r} (its options: {listed})")
+        out[name] = value
+    return out
+
+
 def _items(suite: Any, c: EvalConfig) -> list[Any]:
     try:
-        items = list(suite.items(c.split, key=c.key, limit=c.limit))
+        items = list(suite.items(c.split, key=c.key, limit=c.limit, **_item_options(suite, c)))
     except UserError:
         raise
     except (ValueError, KeyError, TypeError) as exc:
@@ -188,6 +201,9 @@ def evaluate(c: EvalConfig) -> EvalResult:
     protocol = get_protocol(c.protocol, suite)
     check_model_spec(protocol, c.model)
     items = _items(suite, c)
+    check_item = getattr(protocol, "check_item", None)
+    for item in items if callable(check_item) else ():
+        check_item(item)
     options = ModelOptions(base_url=c.base_url, api_key_env=c.api_key_env, concurrency=c.concurrency,
                            timeout_s=c.timeout_s, price_table=c.price_table)
     model = make_model(c.model, suite, options)
@@ -203,7 +219,8 @@ def evaluate(c: EvalConfig) -> EvalResult:
         repeats=c.repeats, n_items=len(items), item_set_hash=item_set_hash((i.id, i.params_hash) for i in items),
         model_info=info_fn() if callable(info_fn) else {}, base_url=getattr(model, "base_url", None),
         options={"concurrency": c.concurrency, "timeout_s": c.timeout_s, "max_attempts": c.max_attempts,
-                 "retry_delay_s": c.retry_delay_s, "limit": c.limit}, git_revision=git_revision())
+                 "retry_delay_s": c.retry_delay_s, "limit": c.limit, "item_options": dict(c.item_options)},
+        git_revision=git_revision())
     run_dir = Path(c.run_dir) if c.run_dir else default_run_dir(c.suite, c.model)
     try:
         store = _open_store(run_dir, manifest)

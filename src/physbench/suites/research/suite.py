@@ -7,8 +7,7 @@ protocol) and `checkpoints-self` / `checkpoints-oracle` (one item per problem; p
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Sequence
 
 from physbench.suites.research.oracle import expected_text, oracle_code
 from physbench.suites.research.problem import Problem, Step, load_set
@@ -22,29 +21,11 @@ FORMAT_TURN = ("Now fill in this template with your final answer. Reply with the
                "fenced block; use only the imports the template has.\n\n```python\n{template}```")
 
 
-@dataclass(frozen=True)
-class _Item:
-    """Stand-in with the core Item's fields, used until the core Item carries protocol_data."""
-
-    id: str
-    suite: str
-    kind: str
-    messages: tuple
-    reference: Mapping[str, Any] = field(default_factory=dict)
-    params: Mapping[str, Any] = field(default_factory=dict)
-    params_hash: str = ""
-    meta: Mapping[str, Any] = field(default_factory=dict)
-    protocol_data: Mapping[str, Any] = field(default_factory=dict)
-
-
 def _make_item(**fields: Any) -> Any:
-    """A core Item when the core accepts `protocol_data` (issue 20), else the stand-in."""
     from physbench.core.items import Item, Message
 
     fields["messages"] = tuple(Message(role, content) for role, content in fields["messages"])
-    if "protocol_data" in getattr(Item, "__dataclass_fields__", {}):
-        return Item(**fields)
-    return _Item(**fields)
+    return Item(**fields)
 
 
 def format_turn(step: Step) -> str:
@@ -119,9 +100,10 @@ class ResearchSuite:
         return Grade(score=n_ok / len(steps), passed=n_ok == len(steps), outcome=first_bad, detail={"steps": per})
 
     def oracle_turn(self, item: Any, label: str, messages: Sequence[Any] = ()) -> str | None:
-        """A perfect reply: `label` is a step id (the free turn) or '<step>/format' (the code turn)."""
+        """A perfect reply to one turn, by the protocols' labels: `solve`/`format` (two-step) or
+        `<step-id>:solve`/`<step-id>:format` (checkpoints)."""
         _, steps = self._steps(item)
-        step_id, _, part = label.partition("/")
+        step_id, _, part = label.rpartition(":") if ":" in label else ("", "", label)
         step = next((s for s in steps if s.id == step_id), steps[0])
         if part == "format":
             return oracle_code(step)
