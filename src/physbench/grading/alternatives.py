@@ -143,8 +143,9 @@ def same_value(a: Stated, b: Stated, *, exact: bool = False) -> bool:
     "1 Gy (0.6 Gy)"). A bare number takes the other's unit ("317 or 317 MU")."""
     if a.value is None or b.value is None or a.unit.invalid or b.unit.invalid:
         return False
-    ea, eb = a.unit.expr or b.unit.expr, b.unit.expr or a.unit.expr
-    f = conversion_factor(ea, eb)
+    f = conversion_factor(a.unit.expr, b.unit.expr)  # "0.987 (98.7%)": a pure number and a percentage
+    if f is None and not (a.unit.expr and b.unit.expr):
+        f = 1.0  # "317 or 318 MU": the bare number takes the other's unit
     if f is None:
         return False
     x, y = a.value * f, b.value

@@ -63,6 +63,8 @@ def _target_from_text(text: str) -> Target:
 
 def resolve_reference(reference: "str | Reference | tuple[float, str]") -> Target:
     """A reference given as "1.018 cGy/MU", Reference(value, unit) or (value, unit)."""
+    if type(reference) is tuple and len(reference) == 2:
+        return _target(float(reference[0]), reference[1] or "")
     if isinstance(reference, str):
         return _target_from_text(reference.strip())
     if isinstance(reference, Reference):
