@@ -1,5 +1,6 @@
 """Hostile and random model output: the grader never raises, always returns a known outcome as
-plain JSON, and each call stays under 50 ms of CPU time (the task's bound for one response)."""
+plain JSON, and each call stays under 50 ms of CPU time (the task's bound for one response); two
+values in one final answer never pass, however they are joined (issue 14)."""
 
 import json
 import time
@@ -22,6 +23,12 @@ FRAGMENTS = [
     "\"first_error_step\": ", "\"corrected_result\": ", ",", "–", " or ", " to ", "\\,", "\\ ", "at d_max",
     "EQD2", "Gy_{10}", "$", "\\(", "\\)", "\\times 10^{", "(", ")", "[", "]", "'", "\"", ":", "\\", "%",
     "usage policy", "µ", "\u2009", "\x00", "\ufeff", "𝟙", "١٢٣",
+    # issue 14: hedges, arithmetic after the unit, exponents, empty boxes, verdict phrases, units
+    " or maybe ", "; alternatively ", ", i.e. ", " give or take ", "\\newline", " if SSD, else ", " - or - ",
+    "(other option: ", "→", "\\to", " \\times 25", " \\times 10^{3}", "7e-10005", "e10005", "\\boxed{}",
+    "\\boxed{ }", "µSv", "μSv", "µ Sv", "⁄", "∕", "45 Gy/25 fx", " in 25 fractions", "\"error-free\"",
+    "\"failed to find any errors\"", "\"wrong? No, it is correct\"", "\"ok but step 3 is wrong\"",
+    "\"3 (or maybe 4)\"", "\"partially correct\"", " at 10 cm", " (3 s.f.)", "TG-51", " step 4", "\\,\\mu",
 ]
 texts = st.lists(st.sampled_from(FRAGMENTS) | st.text(max_size=8), max_size=60).map("".join) | st.text(max_size=400)
 references = st.sampled_from(["1.018 cGy/MU", "317 MU", "2.5 mSv", "17273 MBq h", "0.95", "45.5 cm", "0 %"])
@@ -77,6 +84,26 @@ def test_quantity_and_unit_parsing_never_raise(text):
     assert convert(1.0, "cGy", text) is None or isinstance(convert(1.0, "cGy", text), float)
 
 
+TWO_VALUE_JOINS = [" or ", " or maybe ", "; alternatively ", ", i.e. ", " \\newline ", ", else ", " - or - ",
+                   " (other option: ", " → ", ", ", "; ", " / ", " vs ", " (", " \\\\ ", ". Or maybe "]
+UNITS = ["Gy", "cGy", "mGy", "cGy/MU", "MU", "cm", "mm", "MBq", "mSv", "h", ""]
+
+
+@settings(max_examples=400, deadline=None)
+@given(value=st.floats(min_value=1e-3, max_value=1e6), factor=st.sampled_from([0.5, 0.9, 0.995, 1.005, 1.1, 2.0, 10.0]),
+       unit=st.sampled_from(UNITS), join=st.sampled_from(TWO_VALUE_JOINS), first=st.booleans(),
+       bare_other=st.booleans(), wrap=st.sampled_from([r"\boxed{%s}", "Final answer: %s", "%s"]))
+def test_two_values_in_one_final_answer_never_pass(value, factor, unit, join, first, bare_other, wrap):
+    """Whichever of the two is right and however they are joined, the grade is not a pass."""
+    right = f"{value:.6g} {unit}".strip()
+    other = f"{value * factor:.6g}" + ("" if bare_other else f" {unit}")
+    a, b = (right, other) if first else (other, right)
+    text = "Working. " * 50 + "\n" + wrap % (a + join + b + (")" if join.endswith("(") else ""))
+    grade = grade_calculation(text, (float(f"{value:.6g}"), unit), 0.01)
+    _valid(grade)
+    assert not grade.passed, (text[-120:], grade.detail)
+
+
 HOSTILE = {  # built on demand: each is about a megabyte
     "digits": lambda: "1" * MB,
     "spaced digits": lambda: "1 " * (MB // 2),
@@ -101,6 +128,16 @@ HOSTILE = {  # built on demand: each is about a megabyte
     "policy words": lambda: "usage policy " * (MB // 13),
     "one long number": lambda: "\\boxed{" + "9" * 100_000 + " Gy}",
     "two megabytes": lambda: "x" * (2 * MB) + r"\boxed{1 Gy}",
+    "hedged values": lambda: "1 Gy or maybe " * (MB // 14),
+    "one box of many values": lambda: "\\boxed{" + "1 Gy, 2 cm, " * 150 + "}",
+    "many qualifiers": lambda: "Final answer: 1 Gy" + " at 10 cm" * (MB // 9),
+    "empty boxes": lambda: "\\boxed{1 Gy}" + "\\boxed{}" * (MB // 9),
+    "arrows": lambda: "1 Gy → " * (MB // 7),
+    "powers of ten": lambda: "\\boxed{1 Gy \\times 10^{9999}}" * (MB // 27),
+    "long exponents": lambda: "\\boxed{7e-" + "1" * 10_000 + " Gy}",
+    "verdict phrase": lambda: '{"verdict": "' + "not error-free but, " * 50_000 + '"}',
+    "answer words": lambda: "answer " * (MB // 7),
+    "digit groups": lambda: "\\boxed{" + "1{,}000" * 280 + " Gy}",
 }
 
 

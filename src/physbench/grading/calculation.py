@@ -11,23 +11,23 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from physbench.grading import outcomes
+from physbench.grading.alternatives import Stated, hedged_after
 from physbench.grading.extract import MAX_RESPONSE, Candidate, find_answer
 from physbench.grading.normalize import MAX_ANSWER, after_last_relation, clean
 from physbench.grading.quantity import Reading, parse_quantity, parse_unit, read_quantity
-from physbench.grading.types import Grade
+from physbench.grading.types import Grade, calculation_grade
 from physbench.grading.units import conversion_factor, dimensionless, scan_unit
 
 _LEADING_WORD = re.compile(r"\s*([^\W\d_]{1,24})")
+_TRIVIAL_AFTER = " \t$.,;:!)]}*"  # what commonly follows a box and says nothing ("$.", "}$")
 _BAND_SLACK = 1e-9  # relative slack so that a value exactly on the band edge passes despite rounding
 
 
-@dataclass(frozen=True, slots=True)
-class Target:
+class Target(NamedTuple):
     """A reference answer ready for comparison: value in the unit `expr`."""
 
     value: float
@@ -82,20 +82,27 @@ def check_band(band: float) -> float:
     return band
 
 
-def _unit_outside_box(reading: Reading, candidate: Candidate) -> Reading:
-    """`\\boxed{317} MU`: a bare boxed number takes the unit written right after the box."""
-    if reading.unit or reading.error or not candidate.after:
+def _outside_box(reading: Reading, candidate: Candidate) -> Reading:
+    """What follows a box on its line: a bare boxed number takes the unit written right after it
+    (`\\boxed{317} MU`); arithmetic on the box or a hedged second value makes it a format error."""
+    if reading.error or reading.stated is None or not candidate.after.strip(_TRIVIAL_AFTER):
         return reading
     s = clean(candidate.after).lstrip(" }$)]")
-    unit = scan_unit(s, 0)
-    if not unit.expr or unit.invalid:
+    if not reading.unit:
+        unit = scan_unit(s, 0)
+        if unit.expr and not unit.invalid:
+            value = None if reading.value is None else reading.value * unit.factor
+            stated = Stated(reading.stated.text, unit, value)
+            reading = Reading(value, unit.shown, unit.expr, None, f"{reading.text} {s[: unit.end]}".strip(),
+                              "", stated)
+            s = s[unit.end:]
+    why = hedged_after(s, reading.stated) if s else None
+    if why is None or reading.stated is None:
         return reading
-    value = None if reading.value is None else reading.value * unit.factor
-    return Reading(value, unit.shown, unit.expr, None, f"{reading.text} {s[: unit.end]}".strip())
+    return reading._replace(error=why)
 
 
-@dataclass(frozen=True, slots=True)
-class Comparison:
+class Comparison(NamedTuple):
     """How a reading compares with a target."""
 
     outcome: str              # correct, wrong or format_error
@@ -168,7 +175,7 @@ def grade_calculation(text: str, reference: Any, band: float, *,
     """
     text, target, band, detail = prepare(text, reference, band, finish_reason)
     candidate = find_answer(text)
-    strong = candidate is not None and candidate.strong
+    strong = candidate is not None and (candidate.source == "boxed" or candidate.source == "answer_line")
     if not strong:  # without a boxed answer or answer line, a stop or notice is the outcome
         if outcomes.blocked_by_reason(finish_reason) or outcomes.policy_notice(text):
             return _no_answer_grade("blocked", detail)
@@ -178,13 +185,13 @@ def grade_calculation(text: str, reference: Any, band: float, *,
     if candidate is None or reading is None:
         return _no_answer_grade("interrupted" if outcomes.short(text) else "no_answer", detail)
 
-    if candidate.source == "boxed":
-        reading = _unit_outside_box(reading, candidate)
+    if candidate.source == "boxed" and candidate.after:
+        reading = _outside_box(reading, candidate)
     if candidate.joined and reading.error is None:
-        reading = Reading(reading.value, reading.unit, reading.expr, "a range or alternatives", reading.text,
-                          reading.rest)
+        reading = reading._replace(error="a range or alternatives")
     comparison = judge(reading, target, band)
-    detail.update(source=candidate.source, answer=reading.text[:200])
+    detail["source"] = candidate.source
+    detail["answer"] = reading.text[:200]
     if comparison.reason:
         detail["reason"] = comparison.reason
     if comparison.converted is not None:
@@ -193,6 +200,5 @@ def grade_calculation(text: str, reference: Any, band: float, *,
     if outcome != "correct" and not strong and outcomes.short(text):
         outcome = "interrupted"  # under 400 characters with no boxed answer or answer line
     passed = outcome == "correct"
-    return Grade(score=1.0 if passed else 0.0, passed=passed, outcome=outcome,
-                 value=reading.value, unit=reading.unit if reading.value is not None else None,
-                 rel_error=comparison.rel_error, detail=detail)
+    return calculation_grade(1.0 if passed else 0.0, passed, outcome, reading.value,
+                             reading.unit if reading.value is not None else None, comparison.rel_error, detail)

@@ -18,17 +18,22 @@ THIN = "\u2009"
 RELATION = re.compile(
     r"\\(?:approx|simeq|cong|equiv|sim|geq?|leq?|eqsim)(?![A-Za-z])|:=|>=|<=|=>|[=≈≃≅≥≤]"
 )
-_OPENERS, _CLOSERS = "{([", "})]"
+
+
+_RELATION_CHAR = re.compile(r"[≈≃≅≥≤]")
+_RELATION_COMMAND = re.compile(r"\\(?:approx|simeq|cong|equiv|sim|geq?|leq?|eqsim)(?![A-Za-z])")
 
 
 def after_last_relation(text: str) -> str:
     """The text after the last "=" (or "≈", "\\approx", "≥", ...) outside braces and brackets."""
-    if "=" not in text and "\\" not in text and text.isascii():
+    if "=" not in text and (text.isascii() or not _RELATION_CHAR.search(text)) and (
+            "\\" not in text or not _RELATION_COMMAND.search(text)):
         return text
     hits = list(RELATION.finditer(text))
     for m in reversed(hits[-64:]):
         head = text[: m.start()]
-        depth = sum(head.count(o) - head.count(c) for o, c in zip(_OPENERS, _CLOSERS))
+        depth = (head.count("{") - head.count("}") + head.count("(") - head.count(")")
+                 + head.count("[") - head.count("]"))
         if depth <= 0:
             return text[m.end():]
     return text
@@ -45,6 +50,7 @@ _CHARS = str.maketrans({
     "\u00a0": THIN, "\u202f": THIN, "\u2007": THIN, "\u2008": THIN, "\u200a": THIN,
     "\u2002": " ", "\u2003": " ", "\u3000": " ", "\u200b": "", "\ufeff": "",
     "μ": "µ", "∓": "±", "ℓ": "l",
+    "\u2044": "/", "\u2215": "/", "÷": "/", "\uff0f": "/",   # fraction slash, division slash, ÷, full-width
 })
 
 
@@ -65,15 +71,20 @@ _FRAC = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
 _EXP_BRACE = re.compile(r"\^\s*\{([^{}]*)\}")
 _SUB_BRACE = re.compile(r"_\s*\{([^{}]*)\}")
 _SYMBOLS = [
-    ("\\\\", " "), ("{,}", ","), ("\\%", "%"), ("\\,", THIN), ("\\;", THIN), ("\\:", THIN), ("\\>", THIN),
+    # a line break separates two statements: keep a separator, so that a value after it is not a qualifier
+    ("\\\\", " ; "), ("\\newline", " ; "), ("\\linebreak", " ; "),
+    ("{,}", ","), ("\\%", "%"), ("\\,", THIN), ("\\;", THIN), ("\\:", THIN), ("\\>", THIN),
     ("\\ ", THIN), ("\\!", ""), ("\\quad", " "), ("\\qquad", " "), ("\\thinspace", THIN),
     ("\\enspace", " "), ("\\cdot", "*"), ("\\times", "*"), ("\\ast", "*"),
-    ("\\pm", "±"), ("\\mp", "±"), ("\\mu", "µ"), ("\\alpha", "α"), ("\\beta", "β"),
+    ("\\pm", "±"), ("\\mp", "±"), ("\\mu", "µ"), ("\\textmu", "µ"), ("\\upmu", "µ"), ("\\micro", "µ"),
+    ("\\alpha", "α"), ("\\beta", "β"),
     ("\\max", "max"), ("\\degree", "°"), ("^\\circ", "°"), ("^{\\circ}", "°"), ("\\circ", "°"),
     ("\\(", ""), ("\\)", ""), ("\\[", ""), ("\\]", ""), ("$", ""), ("&", " "), ("~", " "),
 ]
 
 
+# an arrow between two values is not a relation: "1.018 cGy/MU \\to 2.0 cGy/MU" states two values
+_ARROW = re.compile(r"\\(?:to|rightarrow|Rightarrow|longrightarrow|Longrightarrow|implies|mapsto)(?![A-Za-z])")
 _SIMPLE = re.compile(r"[\w.µ^()-]+")
 
 
@@ -95,6 +106,7 @@ def _latex(s: str) -> str:
         s = _EXP_BRACE.sub(r"^(\1)", s)
         s = _SUB_BRACE.sub(r"_\1", s)
     if "\\" in s:
+        s = _ARROW.sub(" → ", s)
         s = _FRAC.sub(_fraction, s)
         for _ in range(4):  # innermost first: \mathrm{c\text{Gy}}
             s, n = _FORMAT_ARG.subn(r"\1", s)
@@ -112,7 +124,7 @@ def _latex(s: str) -> str:
 
 # --- numbers ------------------------------------------------------------------------------
 _E_NOTATION = re.compile(
-    r"(\d\.?)\s*(?:\*|x|X)\s*10\s*\^\s*\(?\s*([-+]?)\s*(\d{1,4})(?:\s*\))?"
+    r"(\d\.?)\s*(?:\*|x|X)\s*10\s*\^\s*\(?\s*([-+]?)\s*(\d+)(?:\s*\))?"
 )
 _DIGIT_GROUP = re.compile(r"(?<=\d)(?<![^\d]0)(?<!^0)[," + THIN + r"](?=\d{3}(?!\d))")
 _UNIT_COMMA = re.compile(r"(?<=[A-Za-zµ]),(?=[A-Za-zµ])")
@@ -122,6 +134,8 @@ _PM_PAREN = re.compile(
 )
 _CONCISE_UNCERTAINTY = re.compile(r"(\d\.\d+)\(\d{1,2}\)")
 _SPACE = re.compile(r"[\s" + THIN + r"]+")
+# a micro sign written apart from its unit: "2.5 µ Sv", "2.5\\,\\mu \\mathrm{Sv}"
+_LONE_MICRO = re.compile(r"(?<![A-Za-zµ])µ[\s" + THIN + r"]+(?=[A-Za-z])")
 _BOLD = re.compile(r"(?<![\w)])\*\*|\*\*(?![\w(])|(?<!\w)__|__(?!\w)")
 
 # --- aliases and labels that do not change the unit -------------------------------------
@@ -133,6 +147,10 @@ _LABELS: list[tuple[str, re.Pattern[str], str]] = [
     (r"cent|pct", re.compile(r"\b(?:per\s+cent|pct)\b", re.I), "%"),
     (r"fr|fx|field|beam|treat|sess",
      re.compile(r"(?:\s*\bper\b\s*|\s*/\s*)(?:fractions?|fx|fr|fields?|beams?|treatments?|sessions?)\b", re.I), ""),
+    # a schedule "45 Gy/25 fx" (ICRU 50/62 prescription notation: total dose / number of fractions) states
+    # the total dose 45 Gy; the grader never divides the dose by the count (the reference is a dose either
+    # way, so its dimension cannot pick a reading; the notation's meaning does)
+    (r"/\s*\d", re.compile(r"\s*/\s*\d{1,3}\s*(?:fractions?|fx|fr)\b|\s*/\s*\d{1,3}\s*#", re.I), ""),
     # a material after a thickness: "2.956 mm Al", "54 cm of concrete", "3 mmPb"
     (r"m\s*(?:of\s+)?(?:al|cu|pb|fe|sn|w\b|lead|alum|copper|tungsten|steel|iron|tin|concrete|water|tissue|"
      r"poly|pmma|acrylic|barite|brass|borated)",
@@ -152,7 +170,7 @@ _LABELS: list[tuple[str, re.Pattern[str], str]] = [
      re.compile(r"\((?:\s*dimensionless\s*|\s*unitless\s*)\)|\b(?:dimensionless|unitless)\b", re.I), ""),
     # "cm2" / "cm-2" written without a caret, for lengths only; "MU-1" style inverse units
     (r"m-?[23]", re.compile(r"\b(" + _LENGTH + r")(-?[23])\b"), r"\1^\2"),
-    (r"[a-z]-1", re.compile(r"(?<=[A-Za-z])-1(?![\d.])"), "^-1"),
+    (r"[a-z]-1", re.compile(r"(?<![\d.][eE])(?<=[A-Za-zµ])-1(?![\d.])"), "^-1"),  # not the "e-1" of 1.5e-1
 ]
 _EMPTY_PARENS = re.compile(r"\(\s*\)")  # what a dropped label leaves: "45 Gy (EQD2)" -> "45 Gy ()"
 # zero-width, so that one trigger never hides another that starts inside it; run on lower case
@@ -188,6 +206,8 @@ def clean_text(text: str) -> str:
         s = _PM_PAREN.sub(r"\1", s)
     if "(" in s:
         s = _CONCISE_UNCERTAINTY.sub(r"\1", s)
+    if "µ" in s:
+        s = _LONE_MICRO.sub("µ", s)
     return _SPACE.sub(" ", s).strip()
 
 

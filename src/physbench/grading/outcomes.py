@@ -38,12 +38,10 @@ def blocked_by_reason(finish_reason: str | None) -> bool:
     return _reason(finish_reason) in BLOCKED_REASONS
 
 
-_NOTICE_WORDS = ("polic", "restriction", "violative", "POLIC", "Polic", "RESTRICTION", "Restriction")
-
-
 def policy_notice(text: str) -> bool:
     """The text holds a provider's policy notice (searched near its start and its end)."""
-    if not any(w in text for w in _NOTICE_WORDS):
+    if not ("olic" in text or "estriction" in text or "iolative" in text or "OLIC" in text
+            or "ESTRICTION" in text):  # a cheap look for the notice's words before the regex
         return False
     if len(text) <= 2 * _NOTICE_SPAN:
         return _NOTICE.search(text) is not None

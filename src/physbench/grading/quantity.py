@@ -9,30 +9,19 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
+from physbench.grading.alternatives import Stated, later_values, number_value, read_stated
 from physbench.grading.normalize import NEEDS_LABELS_FIRST, clean, clean_text, drop_labels
 from physbench.grading.units import UnitPhrase, conversion_factor, scan_unit
 
-NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d{1,4})?(?![\d]|[eE][-+]?\d)")
-_MAX_NUMBER_CHARS = 60
-_UNCERTAINTY = re.compile(
-    r"\s*(?:±|\+/-|\+-)\s*(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d{1,4})?\s*%?"
-)
-# something after the quantity that joins it to another number: a range or alternatives
-_JOINER = re.compile(
-    r"\s*\(?\s*(?:,|;|/|\||\bor\b|\band\b|\bto\b|\bvs\.?|\bversus\b|–|—|-|\.\.\.?|…)\s*\(?\s*"
-    r"(?=[-+]?\.?\d)",
-    re.I,
-)
+NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?(?![\d]|[eE][-+]?\d)")
 _BETWEEN = re.compile(r"\b(?:between|either|from)\s*$", re.I)
-_EXPRESSION = re.compile(r"\s*(?:\*\*|[*/^+]|x\s)\s*\(?\s*[-+]?\.?\d")
-_SECOND_NUMBER = re.compile(r"\s+[-+]?\.?\d")
+_NOT_A_NUMBER = "the number is not finite, out of range or too long"
 
 
-@dataclass(frozen=True, slots=True)
-class Reading:
+class Reading(NamedTuple):
     """What an answer string says. `error` is set when its form is not acceptable."""
 
     value: float | None  # the number, with a count in the denominator folded in (Gy/100 MU)
@@ -41,79 +30,31 @@ class Reading:
     error: str | None    # why this is a format error, or None
     text: str            # the cleaned answer text, for the record
     rest: str = ""       # what follows the quantity in `text`
-
-
-def _number(text: str) -> float | None:
-    if len(text) > _MAX_NUMBER_CHARS:
-        return None
-    value = float(text)
-    return value if math.isfinite(value) else None
-
-
-def _read_core(s: str, m: re.Match[str]) -> tuple[float | None, UnitPhrase, int, str | None]:
-    """Number at `m`, an optional "± u", the unit, another optional "± u [unit]"."""
-    value = _number(m.group())
-    pos = m.end()
-    u = _UNCERTAINTY.match(s, pos)
-    if u:
-        pos = u.end()
-    unit = scan_unit(s, pos)
-    pos = unit.end
-    u = _UNCERTAINTY.match(s, pos)
-    if u:
-        pos = scan_unit(s, u.end()).end
-    error = None if value is not None else "the number is not finite or too long"
-    return value, unit, pos, error
-
-
-def _same_value(a: tuple[float | None, UnitPhrase], b: tuple[float | None, UnitPhrase]) -> bool:
-    """Two readings that state one value ("1.23 Gy (or 123 cGy)") are not alternatives."""
-    (va, ua), (vb, ub) = a, b
-    if va is None or vb is None:
-        return False
-    ea, eb = ua.expr or ub.expr, ub.expr or ua.expr
-    f = conversion_factor(ea, eb)
-    if f is None:
-        return False
-    x, y = va * ua.factor * f, vb * ub.factor
-    return math.isclose(x, y, rel_tol=1e-9, abs_tol=0.0)
+    stated: Stated | None = None  # the number as written and its unit (for comparing restatements)
 
 
 def _read(s: str) -> Reading | None:
     m = NUMBER.search(s)
     if m is None:
         return None
-    value, unit, pos, error = _read_core(s, m)
+    first, pos = read_stated(s, m)
+    unit = first.unit
+    error = None if first.value is not None else _NOT_A_NUMBER
     if error is None and unit.invalid:
         error = unit.invalid
     if error is None and m.start() and _BETWEEN.search(s, 0, m.start()):
         error = "a range"
-    rest = s[pos:]
-    if error is None and rest:
-        if not unit.expr and _EXPRESSION.match(rest):
-            error = "an expression, not a value"
-        elif (j := _JOINER.match(rest)) is not None:
-            m2 = NUMBER.match(s, pos + j.end())
-            if m2 is not None:
-                v2, unit2, _, _ = _read_core(s, m2)
-                if unit2.invalid or not _same_value((value, unit), (v2, unit2)):
-                    error = "a range or alternatives"
-        elif _SECOND_NUMBER.match(rest):
-            error = "a second number after the answer"
-    if value is not None:
-        value *= unit.factor
-    return Reading(value, unit.shown, unit.expr, error, s, rest)
+    if error is None and pos < len(s):
+        first, pos, error = later_values(s, pos, first)
+    return Reading(first.value, unit.shown, unit.expr, error, s, s[pos:], first)
 
 
 _DONE = re.compile(r"[\s.,;:!)\]]*$")
 
 
-def read_quantity(text: str) -> Reading | None:
-    """Read the first quantity of an answer string; None when it holds no number at all.
-
-    Labels are dropped ("mm Al", "per fraction", "EQD2", "at d_max") only when the plain
-    reading leaves text after the quantity, so a plain "317 MU" costs one pass.
-    """
+def _read_slow(text: str) -> Reading | None:
+    """Labels are dropped ("mm Al", "per fraction", "EQD2", "at d_max") only when the plain
+    reading leaves text after the quantity, so a plain "317 MU" costs one pass."""
     s = clean_text(text)
     if "W" in s and NEEDS_LABELS_FIRST.search(s):
         s = drop_labels(s)
@@ -122,6 +63,66 @@ def read_quantity(text: str) -> Reading | None:
         return reading
     s2 = drop_labels(s)
     return reading if s2 == s else _read(s2)
+
+
+# --- the fast path: a plain number followed by a tail whose digits are only unit exponents ----------
+# Most answers are "NUMBER TAIL" where the tail ("\\ \\text{cGy/MU}", " MBq h.", " cGy MU⁻¹") holds no
+# digit except a unit's exponent. How such a tail reads does not depend on the number: every rule of
+# `clean_text`, `drop_labels` and the scanners that looks at digits needs one in the tail other than a
+# unit exponent, and the number (ASCII digits, optional sign, decimal point, digit groups and
+# exponent, ending in a digit) passes through them unchanged. So the tail is read once, after a
+# stand-in number of the same shape ("1", or "1.5" when the number has a point or an exponent, so
+# that a full stop after it reads the same), and cached; the number itself is parsed here. A
+# property test checks that both paths agree on random numbers and tails.
+_PLAIN = re.compile(
+    r"[ \t]*([-+]?(?:[1-9]\d{0,2}(?:(?:,|\{,\}|\\,|\u2009)\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"(?:[eE][-+]?\d+)?)(?!\d|\.\d)"
+)
+_GROUP_MARK = re.compile(r",|\{,\}|\\,|\u2009")  # digit groups: 17,273 17{,}273 17\,273 (joined, as clean_text does)
+_TAIL_DIGIT = re.compile(r"[\d\u00b2\u00b3\u00b9\u2070-\u2079\u2080-\u2089]")
+# a unit's exponent: "MU^{-1}", "\\text{MU}^{-1}", "cm^2", "MU⁻¹" (after a letter or a closing brace)
+_TAIL_EXPONENT = re.compile(r"(?<=[A-Za-zµ}])(?:\^\s*\{?\s*\(?\s*[-+]?\s*\d{1,2}\s*\)?\s*\}?|[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)")
+
+
+@lru_cache(maxsize=8192)
+def _tail(stand_in: str, tail: str) -> tuple[UnitPhrase, str, str, str | None, str, str] | None:
+    """How stand_in + tail reads, as (unit, shown unit, pint expression, error, cleaned text after
+    the number, rest); None when the stand-in is not read as the number at the start, or when a
+    number is left after the unit (it would be compared with the value)."""
+    r = _read_slow(stand_in + tail)
+    if r is None or r.stated is None or r.stated.text.rstrip(".") != stand_in or not r.text.startswith(stand_in) \
+            or (r.value is not None and r.stated.unit.factor * float(stand_in) != r.value) \
+            or _TAIL_DIGIT.search(r.rest):
+        return None
+    return r.stated.unit, r.unit, r.expr, r.error, r.text[len(stand_in):], r.rest
+
+
+def _plain_tail(tail: str) -> bool:
+    if len(tail) > 200:
+        return False
+    if not _TAIL_DIGIT.search(tail):
+        return True
+    return not _TAIL_DIGIT.search(_TAIL_EXPONENT.sub("", tail))
+
+
+def read_quantity(text: str) -> Reading | None:
+    """Read the first quantity of an answer string; None when it holds no number at all."""
+    m = _PLAIN.match(text)
+    if m is not None:
+        tail = text[m.end():]
+        if _plain_tail(tail):
+            number = m.group(1)
+            if "," in number or "\\" in number or "\u2009" in number:
+                number = _GROUP_MARK.sub("", number)
+            cached = _tail("1.5" if "." in number or "e" in number or "E" in number else "1", tail)
+            if cached is not None:  # the tail's reading, with the real number in place of the stand-in
+                unit, shown, expr, error, after, rest = cached
+                raw = number_value(number)
+                if raw is None:
+                    return Reading(None, shown, expr, _NOT_A_NUMBER, number + after, rest, Stated(number, unit, None))
+                value = raw * unit.factor
+                return Reading(value, shown, expr, error, number + after, rest, Stated(number, unit, value))
+    return _read_slow(text)
 
 
 @lru_cache(maxsize=4096)

@@ -53,3 +53,19 @@ class Grade:
     def from_dict(cls, d: dict[str, Any]) -> "Grade":
         names = cls.__dataclass_fields__.keys()
         return cls(**{k: v for k, v in d.items() if k in names})
+
+
+_BLANK = {name: f.default for name, f in Grade.__dataclass_fields__.items() if name != "detail"}
+
+
+def calculation_grade(score: float, passed: bool, outcome: str, value: float | None, unit: str | None,
+                      rel_error: float | None, detail: dict[str, Any]) -> Grade:
+    """The same object as Grade(score=..., ..., detail=...), built without the frozen dataclass's
+    setattr per field: a calculation is graded tens of thousands of times a second, and the
+    generic constructor is then a tenth of the time. A test checks both give equal grades."""
+    grade = object.__new__(Grade)
+    fields = grade.__dict__
+    fields.update(_BLANK)
+    fields.update(score=score, passed=passed, outcome=outcome, value=value, unit=unit, rel_error=rel_error,
+                  detail=detail)
+    return grade

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 import pint
 
@@ -54,8 +54,7 @@ def unit_word(word: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class UnitPhrase:
+class UnitPhrase(NamedTuple):
     """A unit read from text: pint expression, display form, count factor and where it ended."""
 
     expr: str          # pint expression of full names, "" for no unit ("centigray/monitor_unit")

@@ -1,7 +1,8 @@
 """The verdict of a checking response: the last JSON object that contains one.
 
 MedPhysBench ("Grading details", checking items): synonyms ("wrong", "error", "pass") and
-booleans are accepted, and a step written "Step 4" counts as 4. The object may sit inside a
+booleans are accepted, and a step written "Step 4" counts as 4. A verdict phrase is read by
+`polarity` (negations, questions, contrasts); an unclear one is no verdict. The object may sit inside a
 code fence or in prose; it may be loose JSON (single quotes, Python literals, trailing commas).
 Every scan is bounded: a few candidate objects of at most MAX_OBJECT characters each.
 """
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from physbench.grading.extract import last_match
+from physbench.grading.polarity import polarity
 
 MAX_OBJECT = 8000      # characters of one JSON object
 MAX_BACK = 3000        # how far before the key its opening brace may be
@@ -22,10 +24,6 @@ MAX_CANDIDATES = 8     # verdict keys tried, from the last
 _KEY = re.compile(r"""["']?\bverdict\b["']?\s*:""", re.I)
 _STRUCT = re.compile(r'[{}"\\]')
 
-CORRECT = frozenset({"correct", "pass", "passed", "passes", "right", "ok", "okay", "valid", "true",
-                     "accept", "accepted", "approved", "verified", "confirmed"})
-INCORRECT = frozenset({"incorrect", "wrong", "error", "errors", "erroneous", "fail", "failed", "fails",
-                       "false", "invalid", "reject", "rejected", "flawed", "mistake"})
 _CORRECTED_KEYS = ("corrected_result", "corrected_value", "correct_result", "corrected_answer",
                    "correct_value", "corrected")
 _STEP_KEYS = ("first_error_step", "first_wrong_step", "error_step", "step")
@@ -41,28 +39,27 @@ class CheckReading:
     raw: str = ""                  # the object as found (cut to 300 characters)
 
 
-def verdict_word(value: Any) -> str | None:
-    """"correct"/"incorrect" for a verdict value ("Wrong.", "pass", True, "not correct"), else None."""
+def _polarity(value: Any) -> str:
     if isinstance(value, bool):
         return "correct" if value else "incorrect"
     if not isinstance(value, str):
-        return None
-    words = re.sub(r"[^a-z ]", " ", value[:80].lower()).split()
-    if not words or "or" in words or "/" in value[:80]:
-        return None  # empty, or a choice left open ("correct or incorrect")
-    if words[0] in ("not", "no") and len(words) > 1 and words[1] in CORRECT:
-        return "incorrect"
-    if words[0] in ("no", "zero") and len(words) > 1 and words[1] in ("error", "errors", "mistake"):
-        return "correct"
-    if words[0] in CORRECT:
-        return "correct"
-    if words[0] in INCORRECT:
-        return "incorrect"
-    return None
+        return "unclear"
+    return polarity(value)
+
+
+def verdict_word(value: Any) -> str | None:
+    """"correct"/"incorrect" for a verdict value ("Wrong.", "pass", True, "not correct",
+    "error-free"), else None (see `polarity` for how a phrase is read)."""
+    p = _polarity(value)
+    return p if p in ("correct", "incorrect") else None
+
+
+_STEP_NUMBER = re.compile(r"(?<![\d_.^])\d{1,6}(?:\.\d+)?")  # not a subscript ("P_1")
 
 
 def step_number(value: Any) -> int | None:
-    """A step given as 4, 4.0, "4" or "Step 4" -> 4; anything else -> None."""
+    """A step given as 4, 4.0, "4" or "Step 4" -> 4; a list names its first entry; anything else,
+    and a string that names more than one step ("3 (or maybe 4)", "steps 3-4"), -> None."""
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int):
@@ -72,8 +69,11 @@ def step_number(value: Any) -> int | None:
     if isinstance(value, (list, tuple)) and value:
         return step_number(value[0])
     if isinstance(value, str):
-        m = re.search(r"\d{1,6}", value[:80])
-        return int(m.group()) if m else None
+        numbers = {float(n) for n in _STEP_NUMBER.findall(value[:80])}
+        if len(numbers) != 1:
+            return None  # none, or a hedge or range between steps: not one step
+        n = numbers.pop()
+        return int(n) if n.is_integer() else None
     return None
 
 
@@ -187,10 +187,15 @@ def read_verdict(text: str) -> CheckReading | None:
         fields = _load(obj) if close is not None else None
         if fields is None or "verdict" not in fields:
             fields = _fields_by_regex(obj)
-        if "verdict" not in fields or verdict_word(fields["verdict"]) is None:
-            continue  # no verdict here, or a template echoed with its choices left open
+        if "verdict" not in fields:
+            continue
+        said = _polarity(fields["verdict"])
+        if said == "open":
+            continue  # a template echoed with its choice left open: the model's verdict is earlier
+        # the last verdict the model wrote decides; when it is unclear there is no verdict, and an
+        # earlier draft is not taken in its place
         step = next((fields[k] for k in _STEP_KEYS if k in fields), None)
         corrected = next((fields[k] for k in _CORRECTED_KEYS if k in fields), None)
-        return CheckReading(verdict_word(fields["verdict"]), step_number(step), _corrected_text(corrected),
-                            obj[:300])
+        verdict = said if said in ("correct", "incorrect") else None
+        return CheckReading(verdict, step_number(step), _corrected_text(corrected), obj[:300])
     return None
