@@ -126,7 +126,7 @@ def test_interpreter_replies_are_graded_strictly_and_a_plan_runs_the_controller(
 
 
 def test_the_controller_protocol_runs_the_system_on_a_fresh_harness(fast_suite):
-    proto = fast_suite.protocols()["arithmetic"]()
+    proto = fast_suite.protocols()["arithmetic"](None)
     item = fake_item(task("planning/missing_structure/pt_278"), "arithmetic")
     detail = proto.run_sync(item)
     assert detail["result"]["outcome"] == "escalated" and detail["result"]["reason"] == "missing_structure"
@@ -174,6 +174,6 @@ def test_the_suite_is_found_by_name_and_its_protocol_answers_with_the_harness_re
     suite = get_suite("planning")
     assert isinstance(suite, Suite) and suite.name == "planning"
     item = suite.items("all", system="arithmetic", family="missing_structure", limit=1)[0]
-    answer_ = asyncio.run(suite.protocols()["arithmetic"]().run(item, None))
+    answer_ = asyncio.run(suite.protocols()["arithmetic"](None).run(item, None))
     assert answer_.detail["result"]["reason"] == "missing_structure" and answer_.detail["tool_log"]
     assert suite.grade(item, answer_).outcome == "correct"

@@ -219,8 +219,8 @@ class PlanningSuite:
         return new_harness(task_of(item))
 
     def protocols(self) -> dict[str, Any]:
-        return {"controller": lambda **kw: _SystemProtocol("controller", **kw),
-                "arithmetic": lambda **kw: _SystemProtocol("arithmetic", **kw)}
+        return {"controller": lambda _suite, **kw: _SystemProtocol("controller", **kw),
+                "arithmetic": lambda _suite, **kw: _SystemProtocol("arithmetic", **kw)}
 
     def grade(self, item: "Item", answer: "Answer") -> "Grade":
         from physbench.grading.types import Grade
