@@ -47,6 +47,7 @@ def parse_item_options(pairs: list[str] | None) -> tuple[tuple[str, str], ...]:
 def summary_lines(summary: dict, status: str, wall_s: float, attempted: int, skipped: int) -> list[str]:
     """The short text summary printed at the end of a run."""
     from physbench.report.markdown import interval_text
+    from physbench.report.summary import tokens_text
 
     s = summary
     lines = [f"run {s['run_id']} in {s['run_dir']}: {s['suite']} ({s['split']}) x {s['model']}",
@@ -55,9 +56,7 @@ def summary_lines(summary: dict, status: str, wall_s: float, attempted: int, ski
         lines += [f"  {c['name']}: {interval_text(c)} % ({c['n_correct']}/{c['n']})" for c in s["by_kind"]]
     outcomes = ", ".join(f"{k} {v}" for k, v in s["outcomes"].items() if v)
     lines.append(f"outcomes: {outcomes or 'none'}; errors (no response): {s['n_errors']}")
-    t = s["tokens"]
-    lines.append(f"tokens: {t['prompt']:,} prompt + {t['completion']:,} completion"
-                 + (f"; cost {s['cost_usd']:.4f} USD" if s.get("cost_usd") is not None else ""))
+    lines.append(f"tokens: {tokens_text(s)}")
     from physbench.runner.progress import rate_text
 
     rate = attempted / wall_s if wall_s > 0 else 0.0

@@ -38,9 +38,9 @@ def run_section(s: dict[str, Any]) -> list[str]:
         lines.append(f"- {s['n_errors']} attempts without a response (re-run the same command to retry them)")
     outcomes = ", ".join(f"{k} {v}" for k, v in s["outcomes"].items() if v)
     lines.append(f"- outcomes: {outcomes or 'none'}")
-    t = s["tokens"]
-    lines.append(f"- tokens: {t['prompt']:,} prompt, {t['completion']:,} completion"
-                 + (f"; cost {s['cost_usd']:.4f} USD" if s.get("cost_usd") is not None else ""))
+    from physbench.report.summary import tokens_text
+
+    lines.append(f"- tokens: {tokens_text(s)}")
     lines.append("")
     lines += _table("Accuracy by kind", s["by_kind"])
     lines += _table("Accuracy by group", s["by_group"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from physbench.grading.types import OUTCOMES
+from physbench.report.summary import tokens_text
 from physbench.report.tables import DASH, Section, Table, frac, number, pct, pct_ci, pvalue
 
 
@@ -94,9 +95,7 @@ def run_detail_sections(summaries: Sequence[Mapping[str, Any]], models: Sequence
                      f"{s['n_done']} graded ({s['n_attempts']} planned: {s['n_items']} items × {s['repeats']} repeats)")
         if s["n_errors"]:
             lines.append(f"{s['n_errors']} attempts without a response (re-run the same command to retry them)")
-        t = s["tokens"]
-        lines.append(f"tokens: {t['prompt']:,} prompt, {t['completion']:,} completion"
-                     + (f"; cost {s['cost_usd']:.4f} USD" if s.get("cost_usd") is not None else ""))
+        lines.append(f"tokens: {tokens_text(s)}")
         tables = []
         for name, cells in (("kind", s["by_kind"]), ("group", s["by_group"])):
             if cells:

@@ -72,6 +72,18 @@ def _add_tokens(tokens: dict[str, int], r: "Result") -> None:
     tokens["prompt"] += r.usage.get("prompt_tokens", 0)
     tokens["completion"] += r.usage.get("completion_tokens", 0)
     tokens["total"] += r.usage.get("total_tokens", 0)
+    for key, name in (("cached_tokens", "cached"), ("reasoning_tokens", "reasoning")):  # where the endpoint reports them
+        if r.usage.get(key):
+            tokens[name] = tokens.get(name, 0) + r.usage[key]
+
+
+def tokens_text(s: dict[str, Any]) -> str:
+    """'1,200 prompt (200 cached), 300 completion (100 reasoning); cost 0.0100 USD' for a summary."""
+    t = s["tokens"]
+    cached = f" ({t['cached']:,} cached)" if t.get("cached") else ""
+    reasoning = f" ({t['reasoning']:,} reasoning)" if t.get("reasoning") else ""
+    cost = f"; cost {s['cost_usd']:.4f} USD" if s.get("cost_usd") is not None else ""
+    return f"{t['prompt']:,} prompt{cached}, {t['completion']:,} completion{reasoning}{cost}"
 
 
 def _top_errors(failures: list["Result"], limit: int = 5) -> list[dict[str, Any]]:
