@@ -99,3 +99,13 @@ def test_repeats_are_separate_attempts_and_sampling_reaches_the_server(mock_serv
     assert pairs == [(i, r) for i in ("dev/calc/0", "dev/calc/1", "dev/calc/2") for r in (0, 1)]
     manifest = conn.execute("SELECT sampling_json FROM runs").fetchone()[0]
     assert json.loads(manifest) == {"max_tokens": 64, "seed": 7, "temperature": 0.3}
+
+
+def test_a_long_retry_after_is_capped_by_the_option(mock_server, tmp_path):
+    server = mock_server(faults=[{"match": "dev/calc/0:", "sequence": ["429", "ok"]}], retry_after="3000")
+    start = time.monotonic()
+    result = evaluate(_config(server, tmp_path / "run", max_retry_after_s=0.2, max_attempts=3))
+    assert time.monotonic() - start < 60  # a 3000 s Retry-After honoured as given would hang here
+    assert result.summary["n_done"] == 12 and server.requests["429"] == 1
+    with open_run(tmp_path / "run") as reader:
+        assert reader.manifest.options["max_retry_after_s"] == 0.2

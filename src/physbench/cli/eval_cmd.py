@@ -97,6 +97,8 @@ def register(app: typer.Typer) -> None:
         timeout: float = typer.Option(600.0, "--timeout", help="Seconds per request before it counts as timed out."),
         max_attempts: int = typer.Option(6, "--max-attempts", help="Tries per model call on transient faults."),
         retry_delay: float = typer.Option(1.0, "--retry-delay", help="Base seconds of the exponential backoff."),
+        max_retry_after: float = typer.Option(120.0, "--max-retry-after",
+                                              help="Longest server Retry-After honoured, in seconds."),
         seed: Optional[int] = typer.Option(None, "--seed", help="Base sampling seed, varied per item and repeat."),
         price_table: Optional[str] = typer.Option(None, "--price-table",
                                                   help="JSON of USD per million tokens by model."),
@@ -112,7 +114,8 @@ def register(app: typer.Typer) -> None:
         config = EvalConfig(suite=suite, split=split, model=model, protocol=protocol, base_url=base_url,
                             api_key_env=api_key_env, limit=limit, repeats=repeats, concurrency=concurrency,
                             run_dir=run_dir, temperature=temperature, max_tokens=max_tokens, timeout_s=timeout,
-                            max_attempts=max_attempts, retry_delay_s=retry_delay, seed=seed, price_table=price_table,
+                            max_attempts=max_attempts, retry_delay_s=retry_delay, max_retry_after_s=max_retry_after,
+                            seed=seed, price_table=price_table,
                             key=_read_key(key_file) if key_file else None, quiet=quiet,
                             item_options=parse_item_options(option))
         result = evaluate(config)

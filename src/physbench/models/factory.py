@@ -20,6 +20,7 @@ class ModelOptions:
     concurrency: int = 16
     timeout_s: float = 600.0
     price_table: str | None = None
+    max_retry_after_s: float = 120.0
 
 
 def make_model(spec: str, suite: Any = None, options: ModelOptions | None = None) -> Model:
@@ -41,7 +42,8 @@ def make_model(spec: str, suite: Any = None, options: ModelOptions | None = None
         name = spec[len("openai/"):]
         price = load_price(options.price_table, name) if options.price_table else None
         return OpenAIModel(name, base_url=options.base_url, api_key_env=options.api_key_env,
-                           concurrency=options.concurrency, timeout_s=options.timeout_s, price=price)
+                           concurrency=options.concurrency, timeout_s=options.timeout_s, price=price,
+                           max_retry_after_s=options.max_retry_after_s)
     if spec == "local":
         from physbench.models.local import LocalModel
 

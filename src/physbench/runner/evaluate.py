@@ -49,6 +49,7 @@ class EvalConfig:
     timeout_s: float = 600.0
     max_attempts: int = 6
     retry_delay_s: float = 1.0
+    max_retry_after_s: float = 120.0
     seed: int | None = None
     price_table: str | None = None
     key: bytes | None = None
@@ -87,6 +88,8 @@ def _check_options(c: EvalConfig) -> None:
         raise UserError("--max-attempts must be between 1 and 100")
     if not 0 <= c.retry_delay_s <= 600:
         raise UserError("--retry-delay must be between 0 and 600 seconds")
+    if not 0 <= c.max_retry_after_s <= 3600:
+        raise UserError("--max-retry-after must be between 0 and 3600 seconds")
     if c.split == "test" and not c.key:
         raise UserError("--split test needs --key-file")
     if c.base_url and not c.model.startswith("openai/"):
@@ -205,7 +208,7 @@ def evaluate(c: EvalConfig) -> EvalResult:
     for item in items if callable(check_item) else ():
         check_item(item)
     options = ModelOptions(base_url=c.base_url, api_key_env=c.api_key_env, concurrency=c.concurrency,
-                           timeout_s=c.timeout_s, price_table=c.price_table)
+                           timeout_s=c.timeout_s, price_table=c.price_table, max_retry_after_s=c.max_retry_after_s)
     model = make_model(c.model, suite, options)
     try:
         check_model(protocol, model)
@@ -219,7 +222,8 @@ def evaluate(c: EvalConfig) -> EvalResult:
         repeats=c.repeats, n_items=len(items), item_set_hash=item_set_hash((i.id, i.params_hash) for i in items),
         model_info=info_fn() if callable(info_fn) else {}, base_url=getattr(model, "base_url", None),
         options={"concurrency": c.concurrency, "timeout_s": c.timeout_s, "max_attempts": c.max_attempts,
-                 "retry_delay_s": c.retry_delay_s, "limit": c.limit, "item_options": dict(c.item_options)},
+                 "retry_delay_s": c.retry_delay_s, "max_retry_after_s": c.max_retry_after_s, "limit": c.limit,
+                 "item_options": dict(c.item_options)},
         git_revision=git_revision())
     run_dir = Path(c.run_dir) if c.run_dir else default_run_dir(c.suite, c.model)
     try:
@@ -244,7 +248,8 @@ def evaluate(c: EvalConfig) -> EvalResult:
             progress = make_progress(f"{c.suite} x {c.model}", quiet=c.quiet)  # after the fork: rich runs a thread
             engine = Engine(model=model, protocol=protocol, sink=sink,
                             sampling={"temperature": c.temperature, "max_tokens": c.max_tokens},
-                            policy=RetryPolicy(max_attempts=c.max_attempts, base_delay_s=c.retry_delay_s), seed=c.seed)
+                            policy=RetryPolicy(max_attempts=c.max_attempts, base_delay_s=c.retry_delay_s,
+                                               max_retry_after_s=c.max_retry_after_s), seed=c.seed)
             try:
                 asyncio.run(_drive(engine, work, c.concurrency, tally, progress))
                 status = "completed"

@@ -27,7 +27,7 @@ class RetryPolicy:
     max_attempts: int = 6
     base_delay_s: float = 1.0
     max_delay_s: float = 60.0
-    max_retry_after_s: float = 600.0
+    max_retry_after_s: float = 120.0  # `--max-retry-after`
 
     def delay(self, failures: int, retry_after: float | None, rng: Callable[[], float] = random.random) -> float:
         """Seconds to wait after the `failures`-th failure ("equal jitter": half fixed, half random).
