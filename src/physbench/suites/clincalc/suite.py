@@ -128,6 +128,13 @@ class ClinCalcSuite:
 
         return {"gold-library": lambda _suite, **kw: GoldLibrary(**kw)}
 
+    @property
+    def report(self) -> Any:
+        """This suite's report sections and viewer fields (imported when a report asks)."""
+        from physbench.suites.clincalc.report import REPORT
+
+        return REPORT
+
     def oracle(self, item: "Item") -> str | None:
         """A perfect reply for the item's arm: the gold answer, a program returning it, or the gold variables."""
         arm = item.params.get("arm")

@@ -146,7 +146,7 @@ def run(system: str = typer.Option(..., "--system", help="controller or arithmet
 
     if system not in SYSTEMS:
         raise UserError(f"--system must be one of {', '.join(SYSTEMS)} here; the language systems run through "
-                        "`physbench eval planning --system interpreter|agent --model SPEC`")
+                        "`physbench eval planning --option system=interpreter|agent --model SPEC`")
     try:
         chosen = S.select(S.shipped_tasks(), split, family)[:limit]
     except ValueError as exc:

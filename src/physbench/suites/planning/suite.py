@@ -236,6 +236,13 @@ class PlanningSuite:
         return Grade(score=verdict["score"], passed=verdict["outcome"] == "correct", outcome=verdict["outcome"],
                      detail=verdict["detail"])
 
+    @property
+    def report(self) -> Any:
+        """This suite's report sections and viewer fields (imported when a report asks)."""
+        from physbench.suites.planning.report import REPORT
+
+        return REPORT
+
     def oracle(self, item: "Item") -> str | None:
         """A perfect interpreter's reply (the agent and the scripted systems have no text oracle)."""
         from physbench.suites.planning.interpreter import oracle_reply

@@ -109,6 +109,13 @@ class ResearchSuite:
             return oracle_code(step)
         return f"Working through the problem gives the result.\n\nFinal answer: {expected_text(step)[23:]}"
 
+    @property
+    def report(self) -> Any:
+        """This suite's report sections and viewer fields (imported when a report asks)."""
+        from physbench.suites.research.report import REPORT
+
+        return REPORT
+
     def oracle(self, item: Any) -> str | None:
         _, steps = self._steps(item)
         return oracle_code(steps[0])

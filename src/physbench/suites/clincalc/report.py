@@ -1,0 +1,57 @@
+"""The clincalc report (003_*): accuracy by the calculators' audit group (Tables 12-13: replaced by a
+guideline, another concern, no issue identified), by category, and the program outcome taxonomy
+(Table 8: no program, sandbox rejection, raised error, wrong return kind, unreadable value)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+
+from physbench.report.breakdown import accuracy_by, accuracy_section
+from physbench.report.registry import SuiteReport
+
+if TYPE_CHECKING:
+    from physbench.report.loading import RunData
+    from physbench.report.tables import Section
+    from physbench.runner.results import Result
+
+
+def _audit_group(r: "Result") -> Iterable[tuple[str, bool]]:
+    from physbench.suites.clincalc.formula_audit import audit_group
+
+    yield audit_group(int(r.item.reference["calc_id"])), bool(r.grade and r.grade.passed)
+
+
+def _category(r: "Result") -> Iterable[tuple[str, bool]]:
+    yield str(r.item.meta.get("category") or "?"), bool(r.grade and r.grade.passed)
+
+
+def analyse(models: Sequence["RunData"], notes: dict[str, str]) -> dict[str, Any] | None:
+    groups = accuracy_by(models, _audit_group)
+    if not groups:
+        notes["clincalc"] = "no graded clincalc responses"
+        return None
+    return {"audit_groups": groups, "categories": accuracy_by(models, _category)}
+
+
+def sections(analyses: Mapping[str, Any], notes: Mapping[str, str]) -> list["Section"]:
+    a = analyses
+    note = notes.get("clincalc", "no clincalc runs")
+    return [accuracy_section("clincalc-audit", "Accuracy by audit group", "Calculators grouped by the literature "
+                             "audit of their formulas: replaced by a current guideline (4), another version, use or "
+                             "coefficient concern (12), no issue identified (39).", "audit group",
+                             a.get("audit_groups"), note),
+            accuracy_section("clincalc-category", "Accuracy by category", "The dataset's Category column.",
+                             "category", a.get("categories"), note)]
+
+
+def answer_text(r: "Result") -> str:
+    detail = r.grade.detail if r.grade is not None else {}
+    return f"{detail.get('answer')!r} (gold {r.item.reference.get('ground_truth')})"[:300]
+
+
+REPORT = SuiteReport(suite="clincalc", analyse=analyse, sections=sections, answer_text=answer_text,
+                     facets=("arm",), facet_values=lambda r: {"arm": str(r.item.params.get("arm", ""))},
+                     outcomes={"no_program": "no program in the reply", "rejected": "the sandbox refused the program",
+                               "raised": "the program raised", "bad_kind": "the program returned the wrong kind of value",
+                               "unreadable": "the returned value could not be read as an answer",
+                               "abstained": "no answer: no program ran, or the library could not use the variables"})
