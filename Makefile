@@ -35,8 +35,7 @@ test: install-dev browser
 	$(PY) -m pytest -q -n $(JOBS) -m "$(PYTEST_MARK)" $(PYTEST_ARGS)
 
 demo: install-local
-	$(PY) -m physbench eval medphys --split dev --limit 30 --model local --run-dir runs/demo
-	$(PY) -m physbench report runs/demo --out runs/demo/report
+	$(PY) -m physbench demo --run-dir runs/demo
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache

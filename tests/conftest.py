@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import subprocess
+from typing import Any, Callable, Iterator
 
 import pytest
 
 from physbench.cli import main
+from physbench.runner.mock_server import MockConfig, MockServer
 
 
 @pytest.fixture
@@ -20,3 +22,18 @@ def cli(capsys):
         return subprocess.CompletedProcess(args, exit_.value.code, out.out, out.err)
 
     return run
+
+
+@pytest.fixture
+def mock_server() -> Iterator[Callable[..., MockServer]]:
+    """A factory: `mock_server(**config)` starts a server on 127.0.0.1; all are stopped after the test."""
+    servers: list[MockServer] = []
+
+    def start(**config: Any) -> MockServer:
+        server = MockServer(MockConfig.from_dict(config)).start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()

@@ -63,3 +63,66 @@ def test_the_real_local_model_runs_two_items_end_to_end(tmp_path):
     again = evaluate(EvalConfig(suite="fixture", model="local", limit=2, max_tokens=48, run_dir=str(tmp_path / "r"),
                                 quiet=True))
     assert again.attempted == 0 and again.skipped == 2
+
+
+class _FakeLlama:
+    """Stands in for llama_cpp.Llama: records the prompt, answers after a delay."""
+
+    def __init__(self, delay_s: float = 0.0) -> None:
+        self.delay_s, self.prompts, self.closed_while_running, self.running = delay_s, [], False, False
+
+    def tokenize(self, data: bytes, add_bos: bool = True, special: bool = True) -> list[int]:
+        self.prompts.append(data.decode())
+        return list(range(len(data) // 4 + 1))
+
+    def create_completion(self, tokens, **kw):
+        import time
+
+        self.running = True
+        time.sleep(self.delay_s)
+        self.running = False
+        return {"choices": [{"text": " 12.5 cGy", "finish_reason": "stop"}], "usage": {"prompt_tokens": len(tokens),
+                                                                                    "completion_tokens": 3}}
+
+    def close(self) -> None:
+        self.closed_while_running = self.running
+
+
+def _fake_model(suite, delay_s: float = 0.0):
+    import threading
+
+    model = object.__new__(local.LocalModel)
+    model.threads, model.context_tokens, model.completion_prompt = 1, 8192, getattr(suite, "completion_prompt", None)
+    model._llm, model._lock, model._closed, model._stop = _FakeLlama(delay_s), threading.Lock(), False, threading.Event()
+    model._stopping = None
+    return model
+
+
+def test_the_first_turn_of_a_medphys_item_uses_the_few_shot_completion_prompt():
+    import asyncio
+
+    from physbench.suites.medphys.suite import SUITE
+
+    item = next(i for i in SUITE.items("dev", limit=3) if i.kind == "calculation")
+    model = _fake_model(SUITE)
+    c = asyncio.run(model.generate(item.messages, item=item))
+    assert c.text == "\\boxed{12.5 cGy}"
+    assert model._llm.prompts[-1].endswith("Answer: \\boxed{") and "<start_of_turn>" not in model._llm.prompts[-1]
+    later = (*item.messages, Message("assistant", "x"), Message("user", "again"))
+    asyncio.run(model.generate(later, item=item))
+    assert model._llm.prompts[-1].endswith("<start_of_turn>model\n")  # later turns keep the chat form
+
+
+def test_closing_waits_for_the_generation_in_flight():
+    import asyncio
+
+    model = _fake_model(None, delay_s=0.3)
+
+    async def go():
+        task = asyncio.create_task(model.generate([Message("user", "Dose?")]))
+        await asyncio.sleep(0.05)
+        task.cancel()
+        await model.aclose()
+
+    asyncio.run(go())
+    assert model._llm.closed_while_running is False and model._closed

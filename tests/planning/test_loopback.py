@@ -12,24 +12,9 @@ import pytest
 from physbench.core.items import Message
 from physbench.models.base import ModelError
 from physbench.models.openai_compat import OpenAIModel
-from physbench.runner.mock_server import MockConfig, MockServer
 from physbench.suites.planning import suite as S
 
 ESCALATE = json.dumps({"action": "escalate", "reason": "infeasible", "explanation": "D99 78 Gy exceeds the 77 Gy cap"})
-
-
-@pytest.fixture
-def serve():
-    servers = []
-
-    def start(**config):
-        server = MockServer(MockConfig.from_dict(config)).start()
-        servers.append(server)
-        return server
-
-    yield start
-    for s in servers:
-        s.stop()
 
 
 def ask(server, fields):
@@ -54,9 +39,9 @@ def grade(fields, text, finish):
 
 
 @pytest.mark.parametrize("tid", ["planning/coverage_cap/pt_258", "planning/overlap/pt_306"])
-def test_a_strict_json_escalation_from_the_mock_is_a_correct_decision(serve, tid):
+def test_a_strict_json_escalation_from_the_mock_is_a_correct_decision(mock_server, tid):
     fields = S.item_fields(next(t for t in S.shipped_tasks() if t["id"] == tid), "interpreter")
-    g = grade(fields, *ask(serve(reply=ESCALATE, record=True), fields))
+    g = grade(fields, *ask(mock_server(reply=ESCALATE, record=True), fields))
     assert g.outcome == "correct" and g.detail["correct"]["reason"] and not g.detail["technical_failure"]
 
 
@@ -67,7 +52,7 @@ def test_a_strict_json_escalation_from_the_mock_is_a_correct_decision(serve, tid
     (ESCALATE, [{"match": "mock-interpreter", "sequence": ["malformed"]}]),       # broken response body
     (ESCALATE, [{"match": "mock-interpreter", "sequence": ["empty"]}]),           # no content
 ])
-def test_malformed_replies_are_technical_failures_with_no_credit(serve, reply, faults):
+def test_malformed_replies_are_technical_failures_with_no_credit(mock_server, reply, faults):
     fields = S.item_fields(next(t for t in S.shipped_tasks() if t["id"] == "planning/coverage_cap/pt_258"), "interpreter")
-    g = grade(fields, *ask(serve(reply=reply, faults=faults), fields))
+    g = grade(fields, *ask(mock_server(reply=reply, faults=faults), fields))
     assert g.outcome == "technical_failure" and g.score == 0.0 and not g.passed

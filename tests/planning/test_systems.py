@@ -62,11 +62,18 @@ def test_the_controller_plans_and_submits_a_routine_task(case_for):
     assert term["note"].startswith(("all goals met", "unmet:"))
 
 
+# every 4th shipped patient (10 of 40): the whole set takes about 40 minutes on two cores, which is
+# `physbench planning run --system S` (its numbers are in docs/planning-suite.md), not a test
+CI_PATIENTS = sorted({t["patient"] for t in ALL_TASKS})[::4]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("system", ["controller", "arithmetic"])
-def test_both_systems_decide_every_eligible_task_of_the_shipped_patients(system, case_for):
-    results = {t["id"]: _run(system, t, case_for) for t in ALL_TASKS}
-    by = {f: [T.decision_correct(t, results[t["id"]]) for t in ALL_TASKS if t["kind"] == f] for f in T.FAMILIES}
+def test_both_systems_decide_every_eligible_task_of_a_quarter_of_the_patients(system, case_for):
+    tasks = [t for t in ALL_TASKS if t["patient"] in CI_PATIENTS]
+    results = {t["id"]: _run(system, t, case_for) for t in tasks}
+    by = {f: [T.decision_correct(t, results[t["id"]]) for t in tasks if t["kind"] == f] for f in T.FAMILIES}
+    assert all(by[f] for f in T.FAMILIES)  # every family has tasks among these patients
     assert all(by["missing_structure"]) and all(by["routine"]) and all(by["feasible_control"])
     if system == "controller":
         assert not any(by["coverage_cap"]) and not any(by["overlap"]) and not any(by["conflicting_note"])

@@ -21,7 +21,7 @@ def test_the_research_report_grades_each_step_and_needs_five_runs_for_consistenc
     _eval(cli, tmp_path / "o", "research", "--model", "oracle", "--protocol", "checkpoints-self",
           "--option", "mode=checkpoints-self", "--limit", "2", "--repeats", "5")
     _eval(cli, tmp_path / "c", "research", "--model", "constant:x", "--protocol", "checkpoints-self",
-          "--option", "mode=checkpoints-self", "--limit", "2")
+          "--option", "mode=checkpoints-self", "--limit", "2", "--repeats", "1")
     md, doc = _report(cli, tmp_path, tmp_path / "o", tmp_path / "c")
     a = doc["analyses"]["research"]
     metrics = {m["model"]: m for m in a["metrics"]}
@@ -47,3 +47,16 @@ def test_the_planning_report_has_families_and_table_s10(cli, tmp_path):
     assert sum(f["n"] for f in a["families"]) == 6
     assert a["table_s10"] and a["table_s10"][0]["primary"]["value"] is not None
     assert "## Decision accuracy by task family" in md and "(Table S10)" in md
+
+
+def test_the_research_viewer_panel_shows_each_steps_outcome_and_expected_answer(cli, tmp_path):
+    from physbench.runner.results import open_run
+    from physbench.suites.research.report import detail
+
+    _eval(cli, tmp_path / "c", "research", "--model", "constant:x", "--protocol", "checkpoints-self",
+          "--limit", "1", "--repeats", "1")
+    with open_run(tmp_path / "c") as reader:
+        (r,) = list(reader.results())
+    blocks = detail(r)["blocks"]
+    assert len(blocks) == 3 and all(dict(b["fields"])["outcome"] == "no_code" for b in blocks)
+    assert all(dict(b["fields"])["expected"].startswith("The correct answer is: ") for b in blocks)

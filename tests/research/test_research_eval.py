@@ -14,7 +14,7 @@ import pytest
 def test_the_oracle_solves_every_problem_in_each_mode(cli, tmp_path, protocol, mode):
     run = tmp_path / "run"
     r = cli("eval", "research", "--model", "oracle", "--protocol", protocol, "--option", f"mode={mode}",
-            "--run-dir", str(run), "--quiet", "--json")
+            "--repeats", "1", "--run-dir", str(run), "--quiet", "--json")
     assert r.returncode == 0, r.stderr
     summary = json.loads(r.stdout)
     assert summary["n_done"] == 6 and summary["n_correct"] == 6
@@ -30,13 +30,13 @@ def test_the_oracle_solves_every_problem_in_each_mode(cli, tmp_path, protocol, m
 
 def test_a_constant_reply_solves_nothing(cli, tmp_path):
     r = cli("eval", "research", "--model", "constant:Final answer: 0", "--protocol", "two-step",
-            "--run-dir", str(tmp_path / "run"), "--quiet", "--json")
+            "--repeats", "1", "--run-dir", str(tmp_path / "run"), "--quiet", "--json")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["n_correct"] == 0
 
 
 def test_a_protocol_that_cannot_ask_the_items_is_refused_before_the_run(cli, tmp_path):
-    r = cli("eval", "research", "--model", "oracle", "--protocol", "checkpoints-self",
+    r = cli("eval", "research", "--model", "oracle", "--protocol", "checkpoints-self", "--option", "mode=challenge",
             "--run-dir", str(tmp_path / "run"), "--quiet")
     assert r.returncode == 2 and "no protocol_data steps" in r.stderr
     assert not (tmp_path / "run").exists()
@@ -47,3 +47,15 @@ def test_an_unknown_item_option_is_one_line(cli, tmp_path):
     assert r.returncode == 2 and "no item option 'level'" in r.stderr and "mode" in r.stderr
     r = cli("eval", "research", "--model", "oracle", "--option", "mode", "--run-dir", str(tmp_path / "run"))
     assert r.returncode == 2 and "NAME=VALUE" in r.stderr
+
+
+@pytest.mark.parametrize("protocol", ["challenge", "checkpoints-oracle"])
+def test_the_protocol_picks_the_items_and_five_repeats_are_the_default(cli, tmp_path, protocol):
+    r = cli("eval", "research", "--model", "oracle", "--protocol", protocol, "--limit", "1",
+            "--run-dir", str(tmp_path / "run"), "--quiet", "--json")
+    assert r.returncode == 0, r.stderr
+    s = json.loads(r.stdout)
+    assert (s["repeats"], s["n_done"], s["n_correct"]) == (5, 5, 5)
+    expected_kind = "challenge" if protocol == "challenge" else protocol
+    with sqlite3.connect(tmp_path / "run" / "store.sqlite") as conn:
+        assert {k for (k,) in conn.execute("SELECT kind FROM attempts")} == {expected_kind}

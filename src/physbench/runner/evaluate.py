@@ -12,7 +12,7 @@ import re
 import signal
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterator
@@ -41,7 +41,7 @@ class EvalConfig:
     base_url: str | None = None
     api_key_env: str | None = None
     limit: int | None = None
-    repeats: int = 1
+    repeats: int | None = None  # None: the suite's `default_repeats`, else 1
     concurrency: int = 16
     run_dir: str | None = None
     temperature: float | None = None
@@ -74,7 +74,7 @@ class EvalResult:
 def _check_options(c: EvalConfig) -> None:
     if c.limit is not None and c.limit < 1:
         raise UserError("--limit must be at least 1")
-    if not 1 <= c.repeats <= 1000:
+    if c.repeats is not None and not 1 <= c.repeats <= 1000:
         raise UserError("--repeats must be between 1 and 1000")
     if not 1 <= c.concurrency <= 4096:
         raise UserError("--concurrency must be between 1 and 4096")
@@ -99,7 +99,8 @@ def _check_options(c: EvalConfig) -> None:
 def _item_options(suite: Any, c: EvalConfig) -> dict[str, str]:
     """The `--option` pairs, each a name the suite lists in `item_options`; a UserError otherwise."""
     known = tuple(getattr(suite, "item_options", ()) or ())
-    out: dict[str, str] = {}
+    defaults = getattr(suite, "default_item_options", None)  # what the chosen protocol implies
+    out: dict[str, str] = dict(defaults(c.protocol.split(":", 1)[0])) if callable(defaults) else {}
     for name, value in c.item_options:
         if name not in known:
             listed = ", ".join(known) if known else "none"
@@ -201,6 +202,8 @@ def evaluate(c: EvalConfig) -> EvalResult:
 
     _check_options(c)
     suite = get_suite(c.suite)
+    if c.repeats is None:
+        c = replace(c, repeats=int(getattr(suite, "default_repeats", 1)))
     protocol = get_protocol(c.protocol, suite)
     check_model_spec(protocol, c.model)
     items = _items(suite, c)

@@ -35,6 +35,8 @@ def read_json_arg(path: str) -> Any:
         raw = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise UserError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"{path} is not UTF-8 text (a JSON file was expected)") from None
     try:
         return json.loads(raw)
     except json.JSONDecodeError as exc:

@@ -100,6 +100,12 @@ class MedphysSuite:
 
         return oracle_answer(item)
 
+    def completion_prompt(self, item: "Item") -> Any:
+        """Worked examples and the opened answer slot, for base checkpoints (the `local` model)."""
+        from physbench.suites.medphys.fewshot import completion_prompt
+
+        return completion_prompt(item)
+
     def make_model(self, spec: str) -> "Model | None":
         """`mode:NAME` (or `mode:GEN/NAME`): the named error mode where it applies; `nocalc`: the
         no-calculation checker."""

@@ -63,7 +63,24 @@ def answer_text(r: "Result") -> str:
     return ", ".join(f"{s.get('step')}: {s.get('outcome')}" for s in steps)[:300]
 
 
-REPORT = SuiteReport(suite="research", analyse=analyse, sections=sections, answer_text=answer_text,
+def detail(r: "Result") -> dict[str, Any]:
+    """The viewer's expert panel: per step, the outcome, what the filled template returned and the
+    expected answer (the conversation and the extracted code are in the turns)."""
+    from physbench.suites.research.oracle import expected_text
+    from physbench.suites.research.suite import SUITE
+
+    try:
+        expected = {s.id: expected_text(s) for s in SUITE.steps_of(r.item)[1]}
+    except Exception:  # a problem set no longer on this machine: show what the grade holds
+        expected = {}
+    steps = [s for s in (r.grade.detail.get("steps") or ()) if isinstance(s, Mapping)] if r.grade else []
+    blocks = [{"title": f"Step {s.get('step')}",
+               "fields": [["outcome", s.get("outcome")], ["returned", s.get("value")],
+                          ["expected", expected.get(str(s.get("step")), "–")]]} for s in steps]
+    return {"blocks": blocks}
+
+
+REPORT = SuiteReport(suite="research", analyse=analyse, sections=sections, answer_text=answer_text, detail=detail,
                      outcomes={"no_code": "no fenced code block in the formatting reply",
                                "rejected": "the sandbox refused the filled template before running it",
                                "raised": "the filled template raised when run",

@@ -58,6 +58,16 @@ class ResearchSuite:
                 return
             yield self._item(problem, mode, problems)
 
+    def protocols(self) -> dict[str, Any]:
+        """`challenge`: the two-step protocol on the challenges (002_* Section 3.1)."""
+        from physbench.protocols.two_step import TwoStep
+
+        return {"challenge": lambda _suite: TwoStep()}
+
+    def default_item_options(self, protocol: str) -> dict[str, str]:
+        """The item mode a protocol asks for: checkpoints for the checkpoint protocols, else challenges."""
+        return {"mode": protocol if protocol in MODES else "challenge"}
+
     def _item(self, p: Problem, mode: str, folder: str | None) -> Any:
         system = p.system_prompt or DEFAULT_SYSTEM
         ref = {"problem": p.id, "mode": mode, "problems": folder}
@@ -77,7 +87,7 @@ class ResearchSuite:
                           params={"problem": p.id, "mode": mode},
                           meta={"areas": list(p.areas), "title": p.title}, protocol_data={"steps": steps})
 
-    def _steps(self, item: Any) -> tuple[Problem, list[Step]]:
+    def steps_of(self, item: Any) -> tuple[Problem, list[Step]]:
         ref = item.reference
         p = self.problems(ref.get("problems"))[ref["problem"]]
         return p, [p.step(s) for s in ref["steps"]]
@@ -87,7 +97,7 @@ class ResearchSuite:
         from physbench.grading.types import Grade
         from physbench.suites.research.grader import grade_steps
 
-        _, steps = self._steps(item)
+        _, steps = self.steps_of(item)
         if len(steps) == 1:
             replies: Sequence[object] = [getattr(answer, "text", None)]
         else:
@@ -102,7 +112,7 @@ class ResearchSuite:
     def oracle_turn(self, item: Any, label: str, messages: Sequence[Any] = ()) -> str | None:
         """A perfect reply to one turn, by the protocols' labels: `solve`/`format` (two-step) or
         `<step-id>:solve`/`<step-id>:format` (checkpoints)."""
-        _, steps = self._steps(item)
+        _, steps = self.steps_of(item)
         step_id, _, part = label.rpartition(":") if ":" in label else ("", "", label)
         step = next((s for s in steps if s.id == step_id), steps[0])
         if part == "format":
@@ -117,7 +127,7 @@ class ResearchSuite:
         return REPORT
 
     def oracle(self, item: Any) -> str | None:
-        _, steps = self._steps(item)
+        _, steps = self.steps_of(item)
         return oracle_code(steps[0])
 
 

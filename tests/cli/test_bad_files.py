@@ -1,0 +1,27 @@
+"""Files the user names that cannot be read or written are one error line and exit 2, never a
+traceback (issue 16: a binary --params file, an unwritable --out folder)."""
+
+from __future__ import annotations
+
+
+def _one_line(r):
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("physbench: error: "), r.stderr
+    return lines[0]
+
+
+def test_a_binary_params_file_is_one_line(cli, tmp_path):
+    binary = tmp_path / "params.json"
+    binary.write_bytes(bytes(range(128, 256)) * 16)
+    assert "not UTF-8 text" in _one_line(cli("medphys", "solve", "tg51", "3", "--params", str(binary)))
+
+
+def test_a_report_folder_that_cannot_be_made_is_one_line_and_nothing_is_written(cli, tmp_path):
+    run = tmp_path / "run"
+    assert cli("eval", "medphys", "--model", "oracle", "--limit", "2", "--run-dir", str(run), "--quiet").returncode == 0
+    blocker = tmp_path / "file"
+    blocker.write_text("a file where the report folder would go")
+    line = _one_line(cli("report", str(run), "--out", str(blocker / "report")))
+    assert "cannot write the report" in line
+    assert blocker.read_text() == "a file where the report folder would go"
