@@ -128,6 +128,12 @@ def _items(suite: Any, c: EvalConfig) -> list[Any]:
     return items
 
 
+def load_items(c: EvalConfig) -> list[Any]:
+    """The items `physbench eval` would run for these options (for exports and listings)."""
+    _check_options(c)
+    return _items(get_suite(c.suite), c)
+
+
 def default_run_dir(suite: str, model: str) -> Path:
     """runs/SUITE-MODEL-YYYYmmdd-HHMMSS (model spec reduced to safe characters)."""
     slug = re.sub(r"[^A-Za-z0-9._-]+", "-", model).strip("-")[:60] or "model"
