@@ -74,6 +74,7 @@ class MedphysSuite:
     """MedPhysBench: items by split, grading by the core grader, and the suite's scripted models."""
 
     name = "medphys"
+    item_options = ("benchmark_version",)  # `--option benchmark_version=1.0`
 
     def items(self, split: str = "dev", *, key: bytes | None = None, limit: int | None = None,
               **options: Any) -> Iterable["Item"]:
