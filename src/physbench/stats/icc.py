@@ -71,8 +71,8 @@ def icc_oneway(values: ArrayLike, clusters: Sequence[Hashable] | ArrayLike) -> I
     msb, msw = ssb / (k - 1), ssw / (n - k)
     n0 = (n - float((sizes**2).sum()) / n) / (k - 1)
     mean_size = float((sizes**2).sum()) / n
-    if float(np.ptp(y)) == 0.0:                   # no variation at all: the ratio is 0 / 0
-        return ICC(math.nan, n, k, n0, msb, msw, mean_size, math.nan, math.nan)
+    if float(np.ptp(y)) == 0.0 or msb + (n0 - 1.0) * msw == 0.0:  # no variation (or so little that its
+        return ICC(math.nan, n, k, n0, msb, msw, mean_size, math.nan, math.nan)  # squares underflow): 0 / 0
     icc = (msb - msw) / (msb + (n0 - 1.0) * msw)  # n0 > 1 once a cluster has two units, so this is > 0
     deff = design_effect(max(icc, 0.0), mean_size)
     return ICC(icc, n, k, n0, msb, msw, mean_size, deff, n / deff)
