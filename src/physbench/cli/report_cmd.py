@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any, List, Optional
 
@@ -14,21 +12,10 @@ FIGURE_DIR = "figures"
 
 
 def _write_atomic(path: Path, data: str | bytes) -> None:
-    """Write via a temporary file and rename, so a reader never sees half a report."""
-    from physbench.core.errors import UserError
+    """Write a report file whole, so a reader never sees half a report."""
+    from physbench.core.files import write_atomic
 
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise UserError(f"cannot write the report to {str(path.parent)!r}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, lambda fh: fh.write(data.encode("utf-8") if isinstance(data, str) else data))
 
 
 def _outputs(target: Path, report: Any) -> dict[Path, str | bytes]:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
@@ -52,21 +50,14 @@ def write_rows(rows: Iterable[dict[str, Any]], path: Path, fmt: str) -> int:
             import pyarrow.parquet as pq
         except ImportError:
             raise UserError("parquet export needs pyarrow: pip install 'physbench[parquet]'") from None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise UserError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
-    try:
+    from physbench.core.files import write_atomic
+
+    def write(fh) -> None:
         if fmt == "jsonl":
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                for row in rows:
-                    fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+            for row in rows:
+                fh.write((json.dumps(row, ensure_ascii=False) + "\n").encode("utf-8"))
         else:
-            os.close(fd)
-            pq.write_table(pa.Table.from_pylist(rows), tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+            pq.write_table(pa.Table.from_pylist(rows), fh)
+
+    write_atomic(path, write)
     return len(rows)

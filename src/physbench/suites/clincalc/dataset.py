@@ -10,8 +10,6 @@ import ast
 import csv
 import hashlib
 import io
-import os
-import tempfile
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -213,21 +211,12 @@ def load_parquet(path: str | Path, hub: dict | None = None) -> Dataset:
 
 
 def _atomic_write(path: Path, write) -> None:
-    """Write through a temporary file in the same folder, renamed into place only when complete."""
-    path = Path(path)
-    if path.is_dir():
-        raise UserError(f"{path} is a directory")
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise UserError(f"cannot write {path}: folder {folder} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            write(fh)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Written whole or not at all, into an existing folder."""
+    from physbench.core.files import write_atomic
+
+    if not (path.parent if str(path.parent) else Path(".")).is_dir():
+        raise UserError(f"cannot write {path}: folder {path.parent} does not exist")
+    write_atomic(path, write, make_folder=False)
 
 
 def write_csv(rows: Iterable[Row], path: str | Path) -> None:
