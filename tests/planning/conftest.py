@@ -30,3 +30,18 @@ def case_for(cache):
         return made[p.id]
 
     return get
+
+
+@pytest.fixture
+def fast_suite(case_for, monkeypatch):
+    """The suite on the session's influence cache, with a short optimizer for the controller."""
+    from physbench.suites.planning import suite as S
+    from physbench.suites.planning.harness import PlanningHarness
+    from physbench.suites.planning.optimizer import SolverConfig
+
+    monkeypatch.setattr(S, "case_for", case_for)
+    monkeypatch.setattr(S, "new_harness",
+                        lambda t: PlanningHarness(t, case_for(t["patient"]), solver=SolverConfig(max_iter=60)))
+    S._CONTROLLER.clear()
+    yield S.SUITE
+    S._CONTROLLER.clear()

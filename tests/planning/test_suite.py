@@ -10,11 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from physbench.suites.planning import suite as S
-from physbench.suites.planning.harness import PlanningHarness
 from physbench.suites.planning.interpreter import oracle_reply
-from physbench.suites.planning.optimizer import SolverConfig
-
-FAST = SolverConfig(max_iter=60)
 
 
 def fake_item(task, system):
@@ -30,16 +26,6 @@ def answer(text="", finish_reason="stop", outcome=None, detail=None):
 
 def task(tid):
     return next(t for t in S.shipped_tasks() if t["id"] == tid)
-
-
-@pytest.fixture
-def fast_suite(case_for, monkeypatch):
-    """The suite on the session's influence cache, with a short optimizer for the controller."""
-    monkeypatch.setattr(S, "case_for", case_for)
-    monkeypatch.setattr(S, "new_harness", lambda t: PlanningHarness(t, case_for(t["patient"]), solver=FAST))
-    S._CONTROLLER.clear()
-    yield S.SUITE
-    S._CONTROLLER.clear()
 
 
 def test_splits_cover_every_task_once_and_dev_holds_the_papers_development_patients():

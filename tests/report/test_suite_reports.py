@@ -45,8 +45,10 @@ def test_the_planning_report_has_families_and_table_s10(cli, tmp_path):
     md, doc = _report(cli, tmp_path, tmp_path / "p")
     a = doc["analyses"]["planning"]
     assert sum(f["n"] for f in a["families"]) == 6
-    assert a["table_s10"] and a["table_s10"][0]["primary"]["value"] is not None
-    assert "## Decision accuracy by task family" in md and "(Table S10)" in md
+    (run,) = a["runs"]
+    assert run["table_s10"]["primary"]["value"] is not None and set(run["table_s14"]) == {"primary", "reason", "hard_goals"}
+    assert sum(run["dose"]["final_decisions"][f]["attempts"] for f in run["dose"]["final_decisions"]) == 6
+    assert "## Decision accuracy by task family" in md and "(OpenGray Table S10)" in md
 
 
 def test_the_research_viewer_panel_shows_each_steps_outcome_and_expected_answer(cli, tmp_path):

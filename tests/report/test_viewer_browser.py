@@ -107,3 +107,23 @@ def test_hostile_model_text_is_shown_as_text_and_never_runs(viewer, browser):
     shown = browser.script("return document.getElementById('detail').textContent")
     assert '<img src=x onerror="window.__pwned=1">' in shown and "<b>bold</b>" in shown
     assert not browser.alert_open()
+
+
+def test_a_submitted_plan_shows_its_dvh_as_a_chart(cli, browser, tmp_path: Path):
+    run = tmp_path / "plan"
+    r = cli("eval", "planning", "--system", "controller", "--option", "family=routine", "--limit", "1",
+            "--run-dir", str(run), "--quiet")
+    assert r.returncode == 0, r.stderr
+    server = ViewerServer(ResponseIndex(load_runs([run])), 0).start()
+    try:
+        browser.get(server.url)
+        browser.wait_for(READY)
+        browser.click(browser.find_all("#rows tr")[0])
+        lines = browser.wait_for("return document.querySelectorAll('#detail svg polyline').length")
+        legend = browser.script("return document.getElementById('detail').textContent")
+        shot = browser.screenshot()
+    finally:
+        server.stop()
+    (tmp_path / "viewer-dvh.png").write_bytes(shot)
+    assert lines >= 5 and "Dose-volume histogram of the submitted plan" in legend and "PTV" in legend
+    assert _non_blank(shot)[0] > 20

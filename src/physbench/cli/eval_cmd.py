@@ -78,8 +78,9 @@ def register(app: typer.Typer) -> None:
     def eval_command(
         suite: str = typer.Argument(..., help="Suite name, e.g. medphys."),
         split: str = typer.Option("dev", "--split", help="dev (public) or test (needs --key-file)."),
-        model: str = typer.Option("local", "--model",
-                                  help="openai/NAME, local, oracle, constant:TEXT, replay:FILE, or a suite's model."),
+        model: Optional[str] = typer.Option(None, "--model",
+                                            help="openai/NAME, local, oracle, constant:TEXT, replay:FILE, none, or a "
+                                                 "suite's model (default: local; none where the protocol calls no model)."),
         base_url: Optional[str] = typer.Option(None, "--base-url",
                                                help="OpenAI-compatible endpoint, e.g. http://host:8000/v1."),
         api_key_env: Optional[str] = typer.Option(None, "--api-key-env",
@@ -93,7 +94,8 @@ def register(app: typer.Typer) -> None:
                                                     help="Sampling temperature (default: the model's)."),
         max_tokens: Optional[int] = typer.Option(None, "--max-tokens",
                                                  help="Output token limit (default: the model's)."),
-        protocol: str = typer.Option("direct", "--protocol", help="How the model is asked."),
+        protocol: Optional[str] = typer.Option(None, "--protocol",
+                                               help="How the model is asked (default: the suite's, else direct)."),
         key_file: Optional[str] = typer.Option(None, "--key-file", help="Secret key of the test split."),
         timeout: float = typer.Option(600.0, "--timeout", help="Seconds per request before it counts as timed out."),
         max_attempts: int = typer.Option(6, "--max-attempts", help="Tries per model call on transient faults."),
@@ -108,6 +110,9 @@ def register(app: typer.Typer) -> None:
         option: Optional[list[str]] = typer.Option(None, "--option",
                                                    help="A suite's item option NAME=VALUE (repeatable), "
                                                         "e.g. mode=checkpoints-oracle for research."),
+        system: Optional[str] = typer.Option(None, "--system",
+                                             help="planning: controller, arithmetic, interpreter or agent "
+                                                  "(the system and its protocol; same as --option system=NAME)."),
     ) -> None:
         """Run a model on a suite; every graded attempt goes to the run's store at once."""
         from physbench.runner.evaluate import EvalConfig, evaluate
@@ -118,7 +123,7 @@ def register(app: typer.Typer) -> None:
                             max_attempts=max_attempts, retry_delay_s=retry_delay, max_retry_after_s=max_retry_after,
                             seed=seed, price_table=price_table,
                             key=_read_key(key_file) if key_file else None, quiet=quiet,
-                            item_options=parse_item_options(option))
+                            item_options=parse_item_options(option) + ((("system", system),) if system else ()))
         result = evaluate(config)
         if as_json:
             out = dict(result.summary, status=result.status, wall_s=result.wall_s, attempted=result.attempted,

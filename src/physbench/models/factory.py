@@ -8,7 +8,7 @@ from typing import Any
 from physbench.core.errors import UserError
 from physbench.models.base import Model
 
-SPEC_FORMS = "openai/NAME, local, oracle, constant:TEXT, replay:FILE"
+SPEC_FORMS = "openai/NAME, local, oracle, constant:TEXT, replay:FILE, none"
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,8 @@ def make_model(spec: str, suite: Any = None, options: ModelOptions | None = None
 
     if spec == "oracle":
         return scripted.OracleModel(suite)
+    if spec == "none":
+        return scripted.NoModel()
     if spec == "constant" or spec.startswith("constant:"):
         return scripted.ConstantModel(spec.partition(":")[2])
     if spec.startswith("replay:"):

@@ -1,4 +1,4 @@
-"""Scripted models for tests and baselines: `oracle`, `constant:TEXT`, `replay:FILE`.
+"""Scripted models for tests and baselines: `oracle`, `constant:TEXT`, `replay:FILE`, `none`.
 
 They answer without a network and without a language model, so a run of them measures the
 grader and the plumbing: the oracle must score 100% on every item that has a reference.
@@ -49,6 +49,23 @@ class OracleModel:
 
     def info(self) -> dict[str, Any]:
         return {"kind": "scripted", "name": "oracle"}
+
+    async def aclose(self) -> None:
+        return None
+
+
+class NoModel:
+    """Stands in where the protocol calls no model (a scripted planning system, the gold library):
+    any call is refused, so a protocol that does need a model cannot run on it by mistake."""
+
+    spec = "none"
+
+    async def generate(self, messages: Sequence["Message"], *, item: "Item | None" = None,
+                       **params: Any) -> Completion:
+        raise ModelError("this run has no model (--model none): its protocol must not call one", retryable=False)
+
+    def info(self) -> dict[str, Any]:
+        return {"kind": "none"}
 
     async def aclose(self) -> None:
         return None

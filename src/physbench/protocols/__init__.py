@@ -65,8 +65,16 @@ def needs_tools(protocol: Any) -> bool:
 NO_TOOL_SPECS = ("local",)  # model specs known to lack tool calls, refused before the model is built
 
 
+def calls_model(protocol: Any) -> bool:
+    """False for a protocol that answers without any model (a true class attribute `no_model`)."""
+    return getattr(protocol, "no_model", False) is not True
+
+
 def check_model_spec(protocol: Any, spec: str) -> None:
-    """UserError, before any model is loaded, for a tools protocol with a model spec that has none."""
+    """UserError, before any model is loaded, for a tools protocol with a model spec that has none,
+    or for a protocol that calls a model given `none`."""
+    if spec == "none" and calls_model(protocol):
+        raise UserError(f"protocol {getattr(protocol, 'name', '?')!r} asks a model; give one with --model")
     if needs_tools(protocol) and spec.split(":", 1)[0] in NO_TOOL_SPECS:
         raise UserError(f"protocol {getattr(protocol, 'name', '?')!r} calls tools and model {spec!r} cannot; "
                         "choose another protocol or model")
@@ -79,5 +87,5 @@ def check_model(protocol: Any, model: Any) -> None:
                         f"{getattr(model, 'spec', '?')!r} cannot; choose another protocol or model")
 
 
-__all__ = ["Answer", "Ask", "PROTOCOLS", "Protocol", "Turn", "check_model", "check_model_spec", "get_protocol", "needs_tools",
+__all__ = ["Answer", "Ask", "PROTOCOLS", "Protocol", "Turn", "calls_model", "check_model", "check_model_spec", "get_protocol", "needs_tools",
            "parse_spec"]

@@ -111,7 +111,8 @@ class Protocol(_Interface):
     text, may say so with a true class attribute `one_call`: the runner then makes that call
     itself (same retries and accounting) and skips `run`, which must still do the same thing.
     `needs_tools` says the protocol offers tools to the model (a model that cannot call tools is
-    refused before the run). An optional `check_item(item)` raises a UserError, before the run,
+    refused before the run); a true `no_model` says it calls no model at all (`--model` may then be
+    left out: the run's model is `none`). An optional `check_item(item)` raises a UserError, before the run,
     for an item the protocol cannot ask (a two-step item without its formatting turn).
     """
 

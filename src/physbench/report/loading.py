@@ -117,6 +117,8 @@ def assign_labels(runs: Sequence[RunData]) -> None:
     for run in runs:
         suite, split, protocol, spec = run.condition
         extras = [v for v, differs in zip((suite, split, protocol), vary) if differs]
+        if spec == "none":  # a scripted system with no model: the protocol names it
+            spec, extras = protocol, [v for v in extras if v != protocol]
         base = clean_label(spec + (f" [{', '.join(extras)}]" if extras else ""))
         seen[run.condition] = seen.get(run.condition, 0) + 1
         run.ordinal = seen[run.condition]

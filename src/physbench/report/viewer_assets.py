@@ -155,8 +155,59 @@ function definitions(title, pairs) {
   return box;
 }
 
-function block(b) {  // a suite's panel: definitions, or a list with a line for when it is empty
+const SVG = "http://www.w3.org/2000/svg";
+const PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+                 "#bcbd22", "#17becf"];
+
+function svgEl(tag, attrs, text) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function chartBlock(title, c) {  // line series {name, x, y} on shared axes, drawn as inline SVG
+  const box = el("div", null, "block");
+  box.appendChild(el("h3", title));
+  const series = (c.series || []).filter(s => s.x && s.y && s.x.length && s.x.length === s.y.length);
+  if (!series.length) { box.appendChild(el("p", "no data", "hint")); return box; }
+  const W = 420, H = 240, L = 44, B = 34, T = 8, R = 8;
+  const xs = series.flatMap(s => s.x), ys = series.flatMap(s => s.y);
+  const x0 = Math.min(...xs), x1 = Math.max(...xs) || 1, y0 = Math.min(0, ...ys), y1 = Math.max(...ys) || 1;
+  const px = x => L + (W - L - R) * (x - x0) / ((x1 - x0) || 1);
+  const py = y => H - B - (H - B - T) * (y - y0) / ((y1 - y0) || 1);
+  const svg = svgEl("svg", {viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img", "aria-label": title});
+  svg.appendChild(svgEl("line", {x1: L, y1: H - B, x2: W - R, y2: H - B, stroke: "#555"}));
+  svg.appendChild(svgEl("line", {x1: L, y1: T, x2: L, y2: H - B, stroke: "#555"}));
+  for (const [v, anchor] of [[x0, "start"], [x1, "end"]])
+    svg.appendChild(svgEl("text", {x: px(v), y: H - B + 14, "font-size": 10, "text-anchor": anchor}, fmt(v)));
+  for (const v of [y0, y1])
+    svg.appendChild(svgEl("text", {x: L - 4, y: py(v) + 4, "font-size": 10, "text-anchor": "end"}, fmt(v)));
+  svg.appendChild(svgEl("text", {x: (L + W - R) / 2, y: H - 4, "font-size": 11, "text-anchor": "middle"}, c.x_label || ""));
+  svg.appendChild(svgEl("text", {x: 10, y: (T + H - B) / 2, "font-size": 11, "text-anchor": "middle",
+                                 transform: `rotate(-90 10 ${(T + H - B) / 2})`}, c.y_label || ""));
+  series.forEach((s, i) => {
+    const pts = s.x.map((x, j) => `${px(x).toFixed(1)},${py(s.y[j]).toFixed(1)}`).join(" ");
+    const line = svgEl("polyline", {points: pts, fill: "none", stroke: PALETTE[i % PALETTE.length], "stroke-width": 1.5});
+    line.appendChild(svgEl("title", {}, s.name));
+    svg.appendChild(line);
+  });
+  box.appendChild(svg);
+  const legend = el("p", null, "hint");
+  series.forEach((s, i) => {
+    const key = el("span", "\u25A0 " + s.name + "  ");
+    key.style.color = PALETTE[i % PALETTE.length];
+    legend.appendChild(key);
+  });
+  box.appendChild(legend);
+  return box;
+}
+
+function fmt(v) { return Number.isInteger(v) ? String(v) : v.toPrecision(3); }
+
+function block(b) {  // a suite's panel: definitions, a chart, or a list with a line for when it is empty
   if (b.fields) return definitions(b.title, b.fields);
+  if (b.chart) return chartBlock(b.title, b.chart);
   const box = el("div", null, "block");
   box.appendChild(el("h3", b.title));
   if (b.items && b.items.length) {

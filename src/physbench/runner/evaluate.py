@@ -21,7 +21,7 @@ from physbench.core.errors import UserError
 from physbench.core.hashing import item_set_hash
 from physbench.core.registry import get_suite
 from physbench.models.factory import ModelOptions, make_model
-from physbench.protocols import check_model, check_model_spec, get_protocol
+from physbench.protocols import calls_model, check_model, check_model_spec, get_protocol
 from physbench.runner.engine import Engine
 from physbench.runner.manifest import Manifest, git_revision
 from physbench.runner.progress import Tally, make_progress
@@ -36,8 +36,8 @@ class EvalConfig:
 
     suite: str
     split: str = "dev"
-    model: str = "local"
-    protocol: str = "direct"
+    model: str | None = None  # None: `none` for a protocol that calls no model, else `local`
+    protocol: str | None = None  # None: the suite's `default_protocol(item_options)`, else `direct`
     base_url: str | None = None
     api_key_env: str | None = None
     limit: int | None = None
@@ -92,7 +92,7 @@ def _check_options(c: EvalConfig) -> None:
         raise UserError("--max-retry-after must be between 0 and 3600 seconds")
     if c.split == "test" and not c.key:
         raise UserError("--split test needs --key-file")
-    if c.base_url and not c.model.startswith("openai/"):
+    if c.base_url and not (c.model or "").startswith("openai/"):
         raise UserError("--base-url applies to openai/NAME models only")
 
 
@@ -100,7 +100,7 @@ def _item_options(suite: Any, c: EvalConfig) -> dict[str, str]:
     """The `--option` pairs, each a name the suite lists in `item_options`; a UserError otherwise."""
     known = tuple(getattr(suite, "item_options", ()) or ())
     defaults = getattr(suite, "default_item_options", None)  # what the chosen protocol implies
-    out: dict[str, str] = dict(defaults(c.protocol.split(":", 1)[0])) if callable(defaults) else {}
+    out: dict[str, str] = dict(defaults(str(c.protocol).split(":", 1)[0])) if callable(defaults) else {}
     for name, value in c.item_options:
         if name not in known:
             listed = ", ".join(known) if known else "none"
@@ -131,7 +131,8 @@ def _items(suite: Any, c: EvalConfig) -> list[Any]:
 def load_items(c: EvalConfig) -> list[Any]:
     """The items `physbench eval` would run for these options (for exports and listings)."""
     _check_options(c)
-    return _items(get_suite(c.suite), c)
+    suite = get_suite(c.suite)
+    return _items(suite, resolve(c, suite)[0])
 
 
 def default_run_dir(suite: str, model: str) -> Path:
@@ -202,15 +203,27 @@ async def _drive(engine: Engine, work: list[Any], concurrency: int, tally: Tally
         await engine.model.aclose()
 
 
+def resolve(c: EvalConfig, suite: Any) -> tuple[EvalConfig, Any]:
+    """The config with protocol, model and repeats filled in from the suite's defaults, and the protocol."""
+    if c.protocol is None:
+        chosen = getattr(suite, "default_protocol", None)
+        c = replace(c, protocol=(chosen(dict(c.item_options)) if callable(chosen) else None) or "direct")
+    protocol = get_protocol(str(c.protocol), suite)
+    if c.model is None:
+        c = replace(c, model="local" if calls_model(protocol) else "none")
+    if c.repeats is None:
+        c = replace(c, repeats=int(getattr(suite, "default_repeats", 1)))
+    return c, protocol
+
+
 def evaluate(c: EvalConfig) -> EvalResult:
     """Run (or resume) one evaluation and return its summary."""
     from physbench.report.summary import summarise
 
     _check_options(c)
     suite = get_suite(c.suite)
-    if c.repeats is None:
-        c = replace(c, repeats=int(getattr(suite, "default_repeats", 1)))
-    protocol = get_protocol(c.protocol, suite)
+    c, protocol = resolve(c, suite)
+    assert c.model is not None and c.protocol is not None and c.repeats is not None
     check_model_spec(protocol, c.model)
     items = _items(suite, c)
     check_item = getattr(protocol, "check_item", None)

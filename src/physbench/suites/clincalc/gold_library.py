@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
 class GoldLibrary:
     name = "gold-library"
+    no_model = True
 
     def __init__(self, subset: str | None = None) -> None:
         from physbench.suites.clincalc.library import load_library_subset

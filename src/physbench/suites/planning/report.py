@@ -1,5 +1,7 @@
-"""The planning report (001_*): decision accuracy by task family with exact intervals, and Tables
-S10 and S14 (patient-weighted accuracy with patient-bootstrap intervals) from the graded attempts."""
+"""The planning report (001_*): decision accuracy by task family with exact intervals, and per run
+the supplementary tables of OpenGray — S10 and S14 (patient-weighted accuracy with patient-bootstrap
+intervals), S8 (technical failures), S12 (final decisions), S5-S7 (doses of submitted plans and
+attempt accounting) and S19 (fluence complexity) — plus a DVH figure per attempt in the viewer."""
 
 from __future__ import annotations
 
@@ -7,13 +9,15 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from physbench.report.breakdown import accuracy_by, accuracy_section
 from physbench.report.registry import SuiteReport
-from physbench.report.tables import Section, Table
+from physbench.report.tables import DASH, Section, Table
 
 if TYPE_CHECKING:
     from physbench.report.loading import RunData
     from physbench.runner.results import Result
 
 N_BOOT = 2_000  # fewer draws than `planning run` (10,000): a report rebuilds them for every model
+POLICY_TITLES = {"primary": "primary", "reason": "escalation reason must match",
+                 "hard_goals": "control must meet every hard goal"}  # tasks.POLICIES
 
 
 def _family(r: "Result") -> Iterable[tuple[str, bool]]:
@@ -21,24 +25,109 @@ def _family(r: "Result") -> Iterable[tuple[str, bool]]:
     yield str(detail.get("family") or r.item.params.get("family") or "?"), bool(r.grade and r.grade.passed)
 
 
+def _rows(run: "RunData") -> list[Mapping[str, Any]]:
+    """The attempt rows summary.summarize reads: graded details that name a patient and a family."""
+    return [r.grade.detail for r in run.results
+            if r.grade is not None and isinstance(r.grade.detail, Mapping) and r.grade.detail.get("patient")
+            and r.grade.detail.get("family")]
+
+
 def analyse(models: Sequence["RunData"], notes: dict[str, str]) -> dict[str, Any] | None:
-    from physbench.suites.planning.summary import table_s10
-    from physbench.suites.planning.tasks import SCORED
+    """Per-family accuracy over the models, then each run's decision accuracy and accounting tables."""
+    from physbench.suites.planning.summary import summarize
 
     families = accuracy_by(models, _family)
     if not families:
         notes["planning"] = "no graded planning responses"
         return None
-    s10 = []
+    runs = []
     for run in models:
-        rows = [r.grade.detail for r in run.results if r.grade is not None and r.grade.detail.get("family") in SCORED]
+        rows = _rows(run)
         if rows:
-            s10.append({"model": run.label, **table_s10(rows, n_boot=N_BOOT)})
-    return {"families": families, "table_s10": s10}
+            runs.append({"model": run.label, "run_id": run.summary.get("run_id"),
+                         "system": run.summary.get("protocol"), **summarize(rows, n_boot=N_BOOT)})
+    return {"families": families, "runs": runs}
 
 
-def _estimate(e: Mapping[str, Any]) -> str:
-    return "–" if e.get("value") is None else f"{e['value']:g} ({e['lo']:g}–{e['hi']:g})"
+def _estimate(e: Mapping[str, Any] | None) -> str:
+    return DASH if not e or e.get("value") is None else f"{e['value']:g} ({e['lo']:g}–{e['hi']:g})"
+
+
+def _num(x: Any) -> str:
+    return DASH if x is None else f"{x:g}"
+
+
+def _s10(runs: Sequence[Mapping[str, Any]]) -> Table | None:
+    with_s10 = [r for r in runs if r.get("table_s10")]
+    if not with_s10:
+        return None
+    families = list(dict.fromkeys(f for r in with_s10 for f in r["table_s10"]["families"]))
+    rows = [[r["model"], *[_estimate(r["table_s10"]["families"].get(f)) for f in families],
+             _estimate(r["table_s10"]["primary"]), _estimate(r["table_s10"]["equal_family"]),
+             _estimate(r["table_s10"]["equal_task"])] for r in with_s10]
+    return Table("Decision accuracy % (95% patient-bootstrap interval)",
+                 ["model", *families, "patient-weighted", "equal family", "equal task"], rows)
+
+
+def _s14(runs: Sequence[Mapping[str, Any]]) -> Table | None:
+    with_s14 = [r for r in runs if r.get("table_s14")]
+    if not with_s14:
+        return None
+    policies = list(POLICY_TITLES)
+    return Table("Patient-weighted decision accuracy % under each scoring policy",
+                 ["model", *[POLICY_TITLES[p] for p in policies]],
+                 [[r["model"], *[_estimate(r["table_s14"].get(p)) for p in policies]] for r in with_s14])
+
+
+def _decisions(runs: Sequence[Mapping[str, Any]]) -> Table:
+    rows = []
+    for r in runs:
+        for family, d in r["dose"]["final_decisions"].items():
+            reasons = ", ".join(f"{k} {v}" for k, v in sorted(d["reasons"].items())) or DASH
+            rows.append([r["model"], family, str(d["attempts"]), str(d["submitted"]), str(d["escalated"]), reasons,
+                         str(d["no_decision"]), str(d["technical_failure"]), _num(d["median_optimizations"])])
+    return Table("Final decisions per family", ["model", "family", "attempts", "submitted", "escalated",
+                                                "reasons", "no decision", "technical failures",
+                                                "median optimizations"], rows,
+                 [False, False, True, True, True, False, True, True, True])
+
+
+def _failures(runs: Sequence[Mapping[str, Any]]) -> Table:
+    rows = [[r["model"], f"{r['technical_failures']['count']}/{r['technical_failures']['of']}",
+             ", ".join(sorted({str(a['failure']) for a in r["technical_failures"]["attempts"]})) or DASH]
+            for r in runs]
+    return Table("Technical failures (no credit, kept in every denominator)", ["model", "attempts", "kinds"], rows,
+                 [False, True, False])
+
+
+def _doses(runs: Sequence[Mapping[str, Any]]) -> list[Table]:
+    out = []
+    for family, title in (("routine", "Routine tasks"), ("feasible_control", "Feasible controls")):
+        acc = [[r["model"], str(a["eligible"]), str(a["submitted"]), str(a["all_hard_goals"]), str(a["rejected"])]
+               for r in runs if (a := r["dose"]["attempts"][family])["eligible"]]
+        if acc:
+            out.append(Table(f"{title}: attempt accounting", ["model", "eligible attempts", "submitted",
+                                                               "meeting every hard goal", "rejected"], acc))
+        endpoints = [[r["model"], name, f"{e['mean_gy']:.2f}", str(e["patients"])]
+                     for r in runs for name, e in r["dose"]["endpoints"][family].items()]
+        if endpoints:
+            out.append(Table(f"{title}: dose endpoints of submitted plans (patient mean, Gy)",
+                             ["model", "endpoint", "mean (Gy)", "patients"], endpoints, [False, False, True, True]))
+    return out
+
+
+def _complexity(runs: Sequence[Mapping[str, Any]]) -> Table | None:
+    rows = []
+    for r in runs:
+        c = r["dose"]["fluence_complexity"]
+        if c["plans"]:
+            iqr = DASH if not c["spg_iqr"] else f"{c['spg_iqr'][0]:g}–{c['spg_iqr'][1]:g}"
+            rows.append([r["model"], str(c["plans"]), _num(c["spg_median"]), iqr, str(c["spg_within_65"]),
+                         _num(c["w_max_median"]), str(c["w_max_within_15"])])
+    if not rows:
+        return None
+    return Table("Fluence complexity of submitted plans", ["model", "plans", "SPG median", "SPG IQR",
+                                                            "SPG ≤ 65", "median max weight", "max weight ≤ 15"], rows)
 
 
 def sections(analyses: Mapping[str, Any], notes: Mapping[str, str]) -> list[Section]:
@@ -47,14 +136,56 @@ def sections(analyses: Mapping[str, Any], notes: Mapping[str, str]) -> list[Sect
     out = [accuracy_section("planning-families", "Decision accuracy by task family", "A submit or escalate "
                             "decision is correct when it is the proven one for the task.", "family",
                             a.get("families"), note)]
-    if a.get("table_s10"):
-        rows = [[t["model"], _estimate(t["primary"]), _estimate(t["equal_family"]), _estimate(t["equal_task"])]
-                for t in a["table_s10"]]
-        out.append(Section("planning-s10", "Patient-weighted decision accuracy (Table S10)",
-                           f"Scored families only; 95% patient-bootstrap intervals ({N_BOOT} draws).",
-                           [Table("Decision accuracy %", ["model", "primary", "equal family", "equal task"], rows)]))
+    runs = a.get("runs") or []
+    if not runs:
+        return out
+    s10, s14 = _s10(runs), _s14(runs)
+    if s10 is not None:
+        out.append(Section("planning-s10", "Patient-weighted decision accuracy (OpenGray Table S10)",
+                           "Scored families only (missing structure, coverage/cap, overlap, feasible control); "
+                           "families are averaged within a patient, then over patients; the equal-family and "
+                           f"equal-task weightings beside it; 95% patient-bootstrap intervals ({N_BOOT} draws).",
+                           [s10]))
+    if s14 is not None:
+        out.append(Section("planning-s14", "Alternative scoring policies (OpenGray Table S14)",
+                           "The primary policy credits the proven decision; the alternatives also require the "
+                           "escalation reason to match the family, or a submitted feasible control to meet "
+                           "every hard goal.", [s14]))
+    out.append(Section("planning-decisions", "Decisions and technical failures (OpenGray Tables S8, S12)",
+                       "A reply that breaks the required format is a technical failure: it earns nothing.",
+                       [_decisions(runs), _failures(runs)]))
+    doses = _doses(runs)
+    complexity = _complexity(runs)
+    if doses or complexity is not None:
+        out.append(Section("planning-doses", "Submitted plans (OpenGray Tables S5-S7, S19)",
+                           "Dose endpoints are patient means over submitted plans; fluence complexity is the sum "
+                           "of positive gradients (SPG) with OpenKBP-Opt's reference values 65 and weight 15.",
+                           doses + ([complexity] if complexity is not None else [])))
     return out
 
 
-REPORT = SuiteReport(suite="planning", analyse=analyse, sections=sections,
+def _result_of(r: "Result") -> Mapping[str, Any]:
+    detail = (r.answer or {}).get("detail") if isinstance(r.answer, Mapping) else None
+    result = detail.get("result") if isinstance(detail, Mapping) else None
+    return result if isinstance(result, Mapping) else {}
+
+
+def detail(r: "Result") -> dict[str, Any]:
+    """The viewer's panels: the decision as graded and, for a submitted plan, its DVH as a chart."""
+    g = r.grade.detail if r.grade is not None and isinstance(r.grade.detail, Mapping) else {}
+    blocks: list[dict[str, Any]] = [{"title": "Decision", "fields": [
+        ["family", g.get("family")], ["patient", g.get("patient")], ["decision", g.get("decision")],
+        ["reason", g.get("reason")], ["hard goals met", None if g.get("hard_total") is None
+                                      else f"{g.get('hard_met')}/{g.get('hard_total')}"],
+        ["technical failure", (g.get("failure") or {}).get("kind") if g.get("technical_failure") else None]]}]
+    dvh = _result_of(r).get("dvh")
+    if isinstance(dvh, Mapping) and dvh:
+        series = [{"name": str(name), "x": list(d.get("dose_gy") or []), "y": list(d.get("volume_fraction") or [])}
+                  for name, d in dvh.items() if isinstance(d, Mapping)]
+        blocks.append({"title": "Dose-volume histogram of the submitted plan", "chart": {
+            "x_label": "dose (Gy)", "y_label": "volume fraction", "series": series}})
+    return {"blocks": blocks}
+
+
+REPORT = SuiteReport(suite="planning", analyse=analyse, sections=sections, detail=detail,
                      facets=("family",), facet_values=lambda r: {"family": str(r.item.params.get("family", ""))})

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from physbench.suites.planning.metrics import Case
 
 SYSTEMS = ("agent", "interpreter", "controller", "arithmetic")
+PROTOCOL_OF = {"agent": "agent", "interpreter": "direct", "controller": "controller", "arithmetic": "arithmetic"}
+SYSTEM_OF = {protocol: system for system, protocol in PROTOCOL_OF.items()}
 SPLITS = ("dev", "test", "all")
 # the development patients the paper's tables name (Tables S2, S3: set D); the rest are held out
 DEV_PATIENTS = ("pt_258", "pt_269", "pt_289", "pt_302", "pt_306", "pt_307", "pt_320", "pt_339")
@@ -175,6 +177,7 @@ class _SystemProtocol:
     """A system that needs no model (controller, arithmetic): it runs on the item's harness."""
 
     needs_tools = False
+    no_model = True
 
     def __init__(self, name: str, **_: Any):
         self.name = name
@@ -213,6 +216,14 @@ class PlanningSuite:
             raise UserError(str(exc)) from None
         return [Item(id=f["id"], suite=f["suite"], kind=f["kind"], messages=tuple(Message(**m) for m in f["messages"]),
                      reference=f["reference"], params=f["params"], meta=f["meta"]) for f in fields]
+
+    def default_protocol(self, options: Mapping[str, str]) -> str:
+        """The protocol that runs a system (`--system` alone picks both): the agent by default."""
+        return PROTOCOL_OF.get(options.get("system", "agent"), "direct")
+
+    def default_item_options(self, protocol: str) -> dict[str, str]:
+        """The system a protocol stands for: a plain `direct` call is the interpreter's one reply."""
+        return {"system": SYSTEM_OF.get(protocol, "agent")}
 
     def harness(self, item: "Item") -> "PlanningHarness":
         """A fresh harness for the `agent` protocol."""
