@@ -70,3 +70,18 @@ def test_modes_that_never_share_a_level_cannot_be_paired():
     assert not set(mu.mode("isq_extended_omitted").levels) & set(mu.mode("isocentric_isq_omitted").levels)
     with pytest.raises(UserError, match="same level"):
         both(mu, "isq_extended_omitted", "isocentric_isq_omitted")
+
+
+def test_solve_gives_a_pairs_answer_and_refuses_a_bad_pair(cli, tmp_path):
+    import json
+
+    from physbench.suites.medphys.base import params_to_dict
+
+    p = draw(TG51, 3, 1)
+    params = tmp_path / "params.json"
+    params.write_text(json.dumps(params_to_dict(p)))
+    done = cli("medphys", "solve", "tg51", "3", "--params", str(params), "--mode", f"{PION}+{FOIL}", "--json")
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["value"] == pytest.approx(both(TG51, PION, FOIL).answer(3, p), rel=1e-12)
+    bad = cli("medphys", "solve", "tg51", "3", "--params", str(params), "--mode", f"{PION}+{PION}")
+    assert bad.returncode == 2 and "two different modes" in bad.stderr and "Traceback" not in bad.stderr
