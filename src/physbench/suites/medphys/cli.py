@@ -105,7 +105,7 @@ def solve(
     level: int = typer.Argument(..., help="Level 1, 2 or 3."),
     params: str = typer.Option(..., "--params", help="JSON file of params (or an item JSON), '-' for stdin."),
     mode: Optional[str] = typer.Option(None, "--mode",
-                                       help="Name of an error mode (or a pair A+B made at once): its erroneous answer."),
+                                       help="An error mode (or a pair A+B made at once): its erroneous answer."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """The reference answer (or a named error mode's answer) for a set of params."""
