@@ -19,7 +19,10 @@ SEPARATOR = "+"
 
 
 class BothModes(str):
-    """The name `A+B`, equal to `A+B`, to `A` and to `B` (and unequal to any other name)."""
+    """The name `A+B`, equal to `A+B`, to `A` and to `B` (and unequal to any other name).
+
+    It hashes as the text `A+B`, so it is meant for the chains' comparisons, not as a dict key.
+    """
 
     parts: tuple[str, str]
 
@@ -66,7 +69,7 @@ def both(gen: Generator, first: str, second: str) -> ErrorMode:
     levels = tuple(lv for lv in a.levels if lv in b.levels)
     if not levels:
         raise UserError(f"error modes {first!r} and {second!r} of {gen.name} never apply at the same level")
-    category = a.category if a.category == b.category else "conceptual"
+    category = a.category if a.category == b.category else "conceptual"  # two kinds of mistake: a method error
     return ErrorMode(BothModes(first, second), f"{a.description}; and {b.description}", category, levels,
                      partial(solver, BothModes(first, second)))
 
