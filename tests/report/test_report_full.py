@@ -16,8 +16,9 @@ from physbench.report.document import report_for
 SECTIONS = ("Runs", "Scores", "Calculation accuracy", "Pairwise comparisons of calculation accuracy", "Checking",
             "Worksheet against result checks", "Result checks whose planted error changes the quantity",
             "Detection by kind and size of error", "What the wrong answers were", "Where the false alarms came from",
-            "Repeated runs", "Outcomes")
-FIGURES = ("accuracy_by_level", "operating_points")
+            "Targeted test of one error", "What a final-answer grader can see", "Repeated runs", "Outcomes")
+FIGURES = ("accuracy_by_level", "accuracy_letters", "operating_points", "delta_j", "detection_by_size",
+           "detectability")  # no targeted test among these runs, so no targeted figure
 PNG = b"\x89PNG\r\n\x1a\n"
 
 

@@ -104,11 +104,13 @@ def solve(
     generator: str = typer.Argument(..., help="Generator name, e.g. mu."),
     level: int = typer.Argument(..., help="Level 1, 2 or 3."),
     params: str = typer.Option(..., "--params", help="JSON file of params (or an item JSON), '-' for stdin."),
-    mode: Optional[str] = typer.Option(None, "--mode", help="Name of an error mode: its erroneous answer."),
+    mode: Optional[str] = typer.Option(None, "--mode",
+                                       help="An error mode (or a pair A+B made at once): its erroneous answer."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """The reference answer (or a named error mode's answer) for a set of params."""
     from physbench.suites.medphys.base import params_from_dict
+    from physbench.suites.medphys.combined import find_mode
     from physbench.suites.medphys.generators import get_generator
 
     gen = get_generator(generator)
@@ -121,7 +123,7 @@ def solve(
         if mode is None:
             value = spec.solve(p)
         else:
-            error_mode = gen.mode(mode)
+            error_mode = find_mode(gen, mode)
             if level not in error_mode.levels:
                 raise UserError(f"error mode {mode!r} does not apply at level {level} "
                                 f"(levels {', '.join(map(str, error_mode.levels))})")

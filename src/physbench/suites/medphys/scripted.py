@@ -10,6 +10,7 @@ from physbench.core.errors import UserError
 from physbench.core.items import Item, Message
 from physbench.models.base import Completion
 from physbench.suites.medphys.base import params_from_dict
+from physbench.suites.medphys.combined import both, has_modes, split_pair
 from physbench.suites.medphys.generators import available_generators, get_generator
 from physbench.suites.medphys.reference import reference_of
 
@@ -68,13 +69,20 @@ def boxed(value: float, unit: str) -> str:
 
 
 def own_answer(item: Item, mode: str | None, generator: str | None = None) -> float:
-    """The answer to `item`'s calculation with error `mode` where it applies, else the reference."""
+    """The answer to `item`'s calculation with error `mode` where it applies, else the reference.
+
+    A pair `A+B` makes both errors where both apply at the item's level, and the one that applies
+    where only one does.
+    """
     gen = get_generator(item.meta["generator"])
     level = int(item.meta["level"])
-    if mode and (generator is None or generator == gen.name):
-        for m in gen.modes_at(level):
-            if m.name == mode:
-                return m.answer(level, params_from_dict(gen.level(level).params, item.params))
+    if mode and (generator is None or generator == gen.name) and has_modes(gen, mode):
+        names = {m.name for m in gen.modes_at(level)}
+        pair = split_pair(mode)
+        applied = [n for n in (pair or (mode,)) if n in names]
+        if applied:
+            chosen = both(gen, *applied) if len(applied) == 2 else gen.mode(applied[0])
+            return chosen.answer(level, params_from_dict(gen.level(level).params, item.params))
     return float(reference_of(item).value)  # type: ignore[arg-type]
 
 
@@ -111,7 +119,8 @@ class MedphysScripted:
 
 
 class ModeModel(MedphysScripted):
-    """`mode:NAME` or `mode:GEN/NAME`: makes the named mistake wherever it applies.
+    """`mode:NAME` or `mode:GEN/NAME`: makes the named mistake wherever it applies; `NAME` may be a
+    pair `A+B` of one generator's modes, made together where both apply (combined.py).
 
     Calculation items get the erroneous answer boxed with its unit. Checking items are answered by
     recomputing with the same mistake and flagging the colleague's result when it differs by more
@@ -124,7 +133,8 @@ class ModeModel(MedphysScripted):
         self.generator, _, self.mode = name.rpartition("/")
         self.generator = self.generator or None
         gens = [get_generator(self.generator)] if self.generator else available_generators()
-        if not any(m.name == self.mode for g in gens for m in g.error_modes):
+        split_pair(self.mode)  # a malformed pair is a clear error
+        if not any(has_modes(g, self.mode) for g in gens):
             raise UserError(f"no medphys generator has the error mode {self.mode!r} (see `physbench medphys list`)")
 
     def calculation(self, item: Item) -> float:

@@ -1,5 +1,5 @@
 """The MedPhysBench report: its analyses, sections, figures and viewer fields (seed 000 "Results",
-"Checking", Tables 2, 9, 12, 15, 17-22, Section F), registered with the generic report."""
+"Checking", Tables 2, 6, 9, 12, 15, 17-22, 24, Section F), registered with the generic report."""
 
 from __future__ import annotations
 
@@ -10,10 +10,13 @@ from physbench.report.registry import SuiteReport
 from physbench.suites.medphys.reference import reference_of
 from physbench.suites.medphys.report import analyses as med
 from physbench.suites.medphys.report import sections as sec
+from physbench.suites.medphys.report import sections_tests as tests_sec
 from physbench.suites.medphys.report.attribution import ModeAnswers, attribution
 from physbench.suites.medphys.report.comparator import comparator, solved_rows
+from physbench.suites.medphys.report.detectability import detectability_rows
 from physbench.suites.medphys.report.figures import CAPTIONS, medphys_figures
 from physbench.suites.medphys.report.formats import format_rows, quantity_rows
+from physbench.suites.medphys.report.targeted import targeted_rows
 from physbench.suites.medphys.report.viewer import COLUMNS, answer_text, detail, facet_values, row
 
 if TYPE_CHECKING:
@@ -55,6 +58,15 @@ def analyse(models: Sequence["RunData"], notes: dict[str, str]) -> dict[str, Any
     out["solved"] = solved or None
     if not comp and not solved:
         notes["comparator"] = "no check whose calculation item the same model answered"
+    out["letters"] = med.calculation_letters(models) or None
+    targeted = targeted_rows(models)
+    out["targeted"] = targeted or None
+    if not targeted:
+        notes["targeted"] = "no targeted-test run (eval medphys --split targeted:GEN:LEVEL:MODE:N:START)"
+    detect = detectability_rows(models)
+    out["detectability"] = detect or None
+    if not detect:
+        notes["detectability"] = "no calculation items with named error modes in the medphys runs"
     return out
 
 
@@ -70,6 +82,8 @@ def sections(m: Any, notes: Any) -> list[Any]:
         sec.kinds_sizes_section(m.get("kinds_sizes"), notes.get("kinds_sizes")),
         sec.attribution_section(m.get("attribution"), notes.get("attribution")),
         sec.comparator_section(m.get("comparator"), m.get("solved"), m.get("checking"), notes.get("comparator")),
+        tests_sec.targeted_section(m.get("targeted"), notes.get("targeted")),
+        tests_sec.detectability_section(m.get("detectability"), notes.get("detectability")),
     ]
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from physbench.report.generic import finite_or_none, flagged, passed
+from physbench.report.generic import finite_or_none, flagged, pairwise, passed
 from physbench.report.summary import accuracy_cell
 from physbench.stats import exact_proportion, real_alarms, youden
 from physbench.suites.medphys.reference import reference_of
@@ -27,6 +27,8 @@ PREVALENCE = 0.01  # the hypothetical share of wrong calculations reaching a che
 FORMATS = {"worksheet_check": "worksheet", "result_check": "result"}
 ERROR_KINDS = ("omitted factor", "formula", "unit", "arithmetic")  # Table 19
 SIZE_BINS = ("under 5%", "5–20%", "over 20%")  # Table 20
+# responses that ended without an answer to grade: Table 2 gives accuracy on the others beside the full one
+INCOMPLETE_OUTCOMES = frozenset({"blocked", "interrupted", "truncated"})
 # omissions whose mode name does not end in "_omitted": the PDD transfer to d_max (seed 000, Table 19)
 OMITTED_FACTOR_MODES = frozenset({("tg51", "output_at_10cm")})
 
@@ -126,14 +128,21 @@ def _cell(name: str, rs: Sequence["Result"]) -> dict[str, Any]:
     return accuracy_cell(name, len(rs), sum(passed(r) for r in rs))
 
 
+def completed(r: "Result") -> bool:
+    """The response ended with something to grade: not blocked, interrupted or truncated (seed 000 § 6.4)."""
+    return r.grade is not None and r.grade.outcome not in INCOMPLETE_OUTCOMES
+
+
 def accuracy(models: Sequence["RunData"]) -> dict[str, Any]:
-    """Calculation accuracy with exact intervals: overall, per level, per generator x level."""
-    overall, by_level, by_cell = [], [], []
+    """Calculation accuracy with exact intervals: overall, on completed responses only, per level,
+    per generator x level."""
+    overall, on_completed, by_level, by_cell = [], [], [], []
     for run in models:
         calc = list(of_kind(run, "calculation").values())
         if not calc:
             continue
         overall.append({"model": run.label, **_cell("all", calc)})
+        on_completed.append({"model": run.label, **_cell("completed", [r for r in calc if completed(r)])})
         levels = sorted({lv for r in calc if (lv := level_of(r.item)) is not None})
         for level in levels:
             rs = [r for r in calc if level_of(r.item) == level]
@@ -142,7 +151,7 @@ def accuracy(models: Sequence["RunData"]) -> dict[str, Any]:
         for gen, level in cells:
             rs = [r for r in calc if generator_of(r.item) == gen and (level_of(r.item) or 0) == level]
             by_cell.append({"model": run.label, "generator": gen, "level": level, **_cell(f"{gen}/L{level}", rs)})
-    return {"overall": overall, "by_level": by_level, "by_cell": by_cell}
+    return {"overall": overall, "completed": on_completed, "by_level": by_level, "by_cell": by_cell}
 
 
 # --- checking ---------------------------------------------------------------------------------
@@ -191,8 +200,17 @@ def checking(models: Sequence["RunData"]) -> list[dict[str, Any]]:
             counts = check_counts(rs)
             p, c = counts["planted"], counts["correct"]
             rows.append({"model": run.label, "format": fmt, "kind": kind, **counts,
-                         **rates(p["flagged"], p["n"], c["flagged"], c["n"])})
+                         **rates(p["flagged"], p["n"], c["flagged"], c["n"]),
+                         "j_verdict": verdict_j(p, c)})
     return rows
+
+
+def verdict_j(planted: Mapping[str, int], correct: Mapping[str, int]) -> dict[str, Any]:
+    """J over the responses with a verdict only (seed 000 "Checking": a check without one leaves both
+    denominators), with the counts it uses; J is None while either side has no verdict."""
+    p_n, c_n = planted["n"] - planted["none"], correct["n"] - correct["none"]
+    j = diff_json(youden(planted["flagged"], p_n, correct["flagged"], c_n)) if p_n and c_n else None
+    return {"planted_n": p_n, "correct_n": c_n, "j": j}
 
 
 def kinds_and_sizes(models: Sequence["RunData"]) -> list[dict[str, Any]]:
@@ -236,3 +254,11 @@ def scores(models: Sequence["RunData"], acc: Mapping[str, Any], checks: Sequence
 
 def check_kinds_present(models: Sequence["RunData"]) -> bool:
     return any(r.item.kind in CHECK_KINDS for run in models for r in run.results)
+
+
+def calculation_letters(models: Sequence["RunData"]) -> list[dict[str, Any]]:
+    """Calculation accuracy per model with the compact letters of the pairwise McNemar-Holm tests, the
+    same tests as the report's pairwise table (seed 000 Figure 2a); empty for fewer than two models."""
+    outcomes = {run.label: {k: passed(r) for k, r in of_kind(run, "calculation").items()} for run in models}
+    outcomes = {label: v for label, v in outcomes.items() if v}
+    return pairwise(outcomes)["models"] if len(outcomes) >= 2 else []

@@ -1,16 +1,29 @@
 """MedPhysBench figures: accuracy by level and the checking operating points (seed 000, Figures 2b
-and 3), measured estimates as filled markers with their exact 95% intervals as whiskers."""
+and 3), measured estimates as filled markers with their exact 95% intervals as whiskers; the others
+(letters, Delta J, targeted test, detectability, error size) are drawn in figures_more.py."""
 
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
 from physbench.report import figures as canvas
+from physbench.suites.medphys.report import figures_more as more
 
 CAPTIONS = {
     "accuracy_by_level": "Calculation accuracy by level with exact 95% intervals, one series per model.",
     "operating_points": "Detection against false alarms per model and format (filled circle: worksheet check, "
                         "open square: result check), with exact 95% intervals; the diagonal is J = 0.",
+    "accuracy_letters": "Calculation accuracy with exact 95% intervals, models in order; models that share a "
+                        "letter are not separated by the exact McNemar tests with Holm's adjustment.",
+    "delta_j": "ΔJ = J(result) − J(worksheet) per model on the paired draws: MOVER 95% interval (thick) and "
+               "with a Bonferroni adjustment over the models (thin); the dashed line is no change.",
+    "targeted": "Targeted test of one error: own calculations correct or with the planted error, planted "
+                "worksheets and results detected, false alarms on their correct twins, % with exact 95% intervals.",
+    "detectability": "Share of each named error mode's answers on these calculation items that the band rejects, "
+                     "against the mode's median effect in bands (log scale), one point per mode and level; dashed "
+                     "lines at one and two bands.",
+    "detection_by_size": "Planted errors detected by how far they move the final result, per model and format "
+                         "(circle: worksheet, square: result), with exact 95% intervals.",
 }
 
 
@@ -74,4 +87,14 @@ def medphys_figures(med: Mapping[str, Any]) -> dict[str, bytes]:
         out["accuracy_by_level"] = accuracy_by_level(acc["by_level"])
     if med.get("checking"):
         out["operating_points"] = operating_points(med["checking"])
+    if med.get("letters"):
+        out["accuracy_letters"] = more.accuracy_letters(med["letters"])
+    if any(r.get("delta_j") and r["delta_j"]["value"] is not None for r in med.get("formats") or []):
+        out["delta_j"] = more.delta_j(med["formats"])
+    if med.get("targeted"):
+        out["targeted"] = more.targeted(med["targeted"])
+    if any(r["detected"] is not None for r in med.get("detectability") or []):
+        out["detectability"] = more.detectability(med["detectability"])
+    if med.get("kinds_sizes"):
+        out["detection_by_size"] = more.detection_by_size(med["kinds_sizes"])
     return out

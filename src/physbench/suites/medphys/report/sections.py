@@ -27,7 +27,18 @@ def scores_section(med: Mapping[str, Any]) -> Section:
                   "(Det.), false alarms (FA), both in %, and Youden's J; cost of the run in USD.",
                   ["model", "calculation % (95% CI)", "L3 %", "worksheet Det.", "worksheet FA", "worksheet J",
                    "result Det.", "result FA", "result J", "cost"], rows)
-    return Section("scores", "Scores", "One line per model, as seed 000 Table 2 summarises a run.", [table])
+    tables = [table]
+    acc = med.get("accuracy") or {}
+    if acc.get("completed"):
+        done = {r["model"]: r for r in acc["completed"]}
+        tables.append(Table(
+            "Calculation accuracy over every response and over the completed ones only, leaving out responses "
+            "that were blocked, interrupted or truncated without an answer (Table 2's figure in parentheses), "
+            "% (exact 95% CI).",
+            ["model", "items", "completed", "accuracy % (95% CI)", "on completed % (95% CI)"],
+            [[r["model"], str(r["n"]), str(done[r["model"]]["n"]), _acc(r), _acc(done[r["model"]])]
+             for r in acc["overall"] if r["model"] in done]))
+    return Section("scores", "Scores", "One line per model, as seed 000 Table 2 summarises a run.", tables)
 
 
 def accuracy_section(acc: Mapping[str, Any] | None, note: str | None) -> Section:
@@ -54,7 +65,8 @@ def accuracy_section(acc: Mapping[str, Any] | None, note: str | None) -> Section
                     [[g, str(lv)] + [cell_text(m, g, lv) for m in models] for g, lv in cells],
                     [False, True] + [True] * len(models))
     text = "Calculation items only; one response per item (the first of the primary run)."
-    return Section("accuracy", title, text, [overall, by_level, by_cell], figures=["accuracy_by_level"])
+    return Section("accuracy", title, text, [overall, by_level, by_cell],
+                   figures=["accuracy_by_level", "accuracy_letters"])
 
 
 def checking_section(med: Mapping[str, Any], note: str | None) -> Section:
@@ -83,9 +95,17 @@ def checking_section(med: Mapping[str, Any], note: str | None) -> Section:
                         "two-sided interval).",
                         ["model", "format", "detection % (95% CI)", "false alarms % (95% CI)", "J (95% CI)",
                          "real alarms at 1%", "lower bound", "upper bound"], rates, [False, False] + [True] * 6)
+    verdict_only = Table("Youden's J over every response (as above) and over the responses with a verdict only, "
+                         "which leaves the checks without one out of both denominators (Newcombe hybrid score 95% "
+                         "CI).",
+                         ["model", "format", "J (95% CI)", "planted with a verdict", "correct with a verdict",
+                          "J with a verdict (95% CI)"],
+                         [[r["model"], r["format"], diff(r["j"]), str(r["j_verdict"]["planted_n"]),
+                           str(r["j_verdict"]["correct_n"]), diff(r["j_verdict"]["j"])] for r in rows_in],
+                         [False, False] + [True] * 4)
     text = ("A response without a verdict is a miss on a planted error and neither an alarm nor an acceptance on a "
             "correct calculation; detection uses the verdict alone (seed 000 Table 9, Section F).")
-    return Section("checking", title, text, [table9, rates_table], figures=["operating_points"])
+    return Section("checking", title, text, [table9, rates_table, verdict_only], figures=["operating_points"])
 
 
 def formats_section(rows: Any, note: str | None) -> Section:
@@ -110,7 +130,7 @@ def formats_section(rows: Any, note: str | None) -> Section:
                   [[r["model"], diff(r["j_worksheet"]), diff(r["j_result"]), diff(r["delta_j"]),
                     diff(r["delta_j_bonferroni"])] for r in rows])
     return Section("formats", title, "Both formats show the same draws, so the comparison is paired.",
-                   [table12, delta])
+                   [table12, delta], figures=["delta_j"])
 
 
 def quantity_section(rows: Any, note: str | None) -> Section:
@@ -138,7 +158,7 @@ def kinds_sizes_section(rows: Any, note: str | None) -> Section:
                   ["model", "format"] + list(SIZE_BINS),
                   [[r["model"], r["format"]] + [pct_n(r["by_size"][b]["k"], r["by_size"][b]["n"]) for b in SIZE_BINS]
                    for r in rows], [False, False] + [True] * len(SIZE_BINS))
-    return Section("kinds_sizes", title, "Seed 000 Tables 19 and 20.", [kinds, sizes])
+    return Section("kinds_sizes", title, "Seed 000 Tables 19 and 20.", [kinds, sizes], figures=["detection_by_size"])
 
 
 def attribution_section(attr: Any, note: str | None) -> Section:
