@@ -62,12 +62,26 @@ def summary_lines(summary: dict, status: str, wall_s: float, attempted: int, ski
     rate = attempted / wall_s if wall_s > 0 else 0.0
     lines.append(f"wall time {wall_s:.1f} s: {attempted} attempts run now ({rate_text(rate)}/s), "
                  f"{skipped} already done")
+    lines += endpoint_lines(s.get("endpoints") or [])
     if status != "completed":
         lines.append("interrupted: re-run the same command to resume")
     elif s["n_errors"]:
         top = (s.get("errors") or [{"error": "unknown error", "count": s["n_errors"]}])[0]
         lines.append(f"{s['n_errors']} attempts got no response; the most frequent error: {top['error']}")
         lines.append("fix that cause, then re-run the same command: only the attempts without a response run again")
+    return lines
+
+
+def endpoint_lines(endpoints: list[dict]) -> list[str]:
+    """One line per endpoint of a several-endpoint run, then one naming those that failed."""
+    from physbench.models.endpoints import failing
+
+    if not endpoints:
+        return []
+    lines = [f"  endpoint {e['url']}: {e['requests']} requests, {e['failures']} failed"
+             + ("" if e["in_rotation"] else " (out of rotation at the end)") for e in endpoints]
+    for e in failing(endpoints):
+        lines.append(f"failing endpoint: {e['url']} (last error: {e['last_error']})")
     return lines
 
 
@@ -81,14 +95,16 @@ def register(app: typer.Typer) -> None:
         model: Optional[str] = typer.Option(None, "--model",
                                             help="openai/NAME, local, oracle, constant:TEXT, replay:FILE, none, or a "
                                                  "suite's model (default: local; none where the protocol calls no model)."),
-        base_url: Optional[str] = typer.Option(None, "--base-url",
-                                               help="OpenAI-compatible endpoint, e.g. http://host:8000/v1."),
+        base_url: Optional[list[str]] = typer.Option(None, "--base-url",
+                                                     help="OpenAI-compatible endpoint, e.g. http://host:8000/v1; "
+                                                          "repeat it to spread requests over several servers."),
         api_key_env: Optional[str] = typer.Option(None, "--api-key-env",
                                                   help="Variable holding the API key (default OPENAI_API_KEY)."),
         limit: Optional[int] = typer.Option(None, "--limit", help="Only N items (a suite may spread them over its groups)."),
         repeats: Optional[int] = typer.Option(None, "--repeats",
                                               help="Attempts per item (default: the suite's, e.g. 5 for research; else 1)."),
-        concurrency: int = typer.Option(16, "--concurrency", help="Attempts in flight at once."),
+        concurrency: int = typer.Option(16, "--concurrency",
+                                        help="Attempts in flight at once (per endpoint with several --base-url)."),
         run_dir: Optional[str] = typer.Option(None, "--run-dir", help="Run directory; the same one resumes a run."),
         temperature: Optional[float] = typer.Option(None, "--temperature",
                                                     help="Sampling temperature (default: the model's)."),
@@ -117,7 +133,8 @@ def register(app: typer.Typer) -> None:
         """Run a model on a suite; every graded attempt goes to the run's store at once."""
         from physbench.runner.evaluate import EvalConfig, evaluate
 
-        config = EvalConfig(suite=suite, split=split, model=model, protocol=protocol, base_url=base_url,
+        config = EvalConfig(suite=suite, split=split, model=model, protocol=protocol,
+                            base_url=tuple(base_url) if base_url else None,
                             api_key_env=api_key_env, limit=limit, repeats=repeats, concurrency=concurrency,
                             run_dir=run_dir, temperature=temperature, max_tokens=max_tokens, timeout_s=timeout,
                             max_attempts=max_attempts, retry_delay_s=retry_delay, max_retry_after_s=max_retry_after,

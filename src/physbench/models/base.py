@@ -38,13 +38,17 @@ class ModelError(Exception):
     """A call that produced no usable completion.
 
     `retryable` marks transient faults (429, 5xx, timeouts, dropped connections, malformed bodies);
-    `retry_after` is the server's requested wait in seconds, when it sent one.
+    `retry_after` is the server's requested wait in seconds, when it sent one. `endpoint_fault`
+    marks a failure of the server itself (refused or dropped connection, timeout, 5xx), which an
+    endpoint pool answers by taking that server out of rotation.
     """
 
-    def __init__(self, message: str, *, retryable: bool, retry_after: float | None = None) -> None:
+    def __init__(self, message: str, *, retryable: bool, retry_after: float | None = None,
+                 endpoint_fault: bool = False) -> None:
         super().__init__(message)
         self.retryable = retryable
         self.retry_after = retry_after
+        self.endpoint_fault = endpoint_fault
 
 
 @runtime_checkable

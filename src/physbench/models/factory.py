@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 from physbench.core.errors import UserError
 from physbench.models.base import Model
@@ -15,12 +15,20 @@ SPEC_FORMS = "openai/NAME, local, oracle, constant:TEXT, replay:FILE, none"
 class ModelOptions:
     """Settings that only some models use; the CLI fills them from its flags."""
 
-    base_url: str | None = None
+    base_url: str | Sequence[str] | None = None  # several: one endpoint pool (models/endpoints.py)
     api_key_env: str | None = None
     concurrency: int = 16
     timeout_s: float = 600.0
     price_table: str | None = None
     max_retry_after_s: float = 120.0
+
+
+def base_urls(value: str | Sequence[str] | None) -> tuple[str, ...]:
+    """The endpoint URLs of a `--base-url` setting: none, one, or several (blank entries dropped)."""
+    if value is None:
+        return ()
+    values = (value,) if isinstance(value, str) else tuple(value)
+    return tuple(v.strip() for v in values if v and v.strip())
 
 
 def make_model(spec: str, suite: Any = None, options: ModelOptions | None = None) -> Model:
@@ -41,9 +49,15 @@ def make_model(spec: str, suite: Any = None, options: ModelOptions | None = None
 
         name = spec[len("openai/"):]
         price = load_price(options.price_table, name) if options.price_table else None
-        return OpenAIModel(name, base_url=options.base_url, api_key_env=options.api_key_env,
-                           concurrency=options.concurrency, timeout_s=options.timeout_s, price=price,
-                           max_retry_after_s=options.max_retry_after_s)
+        urls = base_urls(options.base_url)
+        models = [OpenAIModel(name, base_url=url, api_key_env=options.api_key_env, concurrency=options.concurrency,
+                              timeout_s=options.timeout_s, price=price, max_retry_after_s=options.max_retry_after_s)
+                  for url in urls or (None,)]
+        if len(models) == 1:
+            return models[0]
+        from physbench.models.endpoints import EndpointPool
+
+        return EndpointPool(models, concurrency=options.concurrency)
     if spec == "local":
         from physbench.models.local import LocalModel
 

@@ -73,6 +73,20 @@ def parse_retry_after(value: str | None, now: float | None = None) -> float | No
     return max(0.0, seconds)
 
 
+def check_base_url(url: str) -> None:
+    """A UserError unless `url` is an http(s) URL with a host and, if it names one, a valid port."""
+    shown = url[:120]
+    if not url.startswith(("http://", "https://")):
+        raise UserError(f"--base-url must start with http:// or https://, got {shown!r}")
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError on a port that is not a number in 0-65535
+    except ValueError:
+        raise UserError(f"--base-url {shown!r} has an invalid port") from None
+    if not parts.hostname or any(c.isspace() for c in url):
+        raise UserError(f"--base-url {shown!r} is not a valid URL (no host, or spaces in it)")
+
+
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")  # a local server (vLLM) usually takes no key
 
 
@@ -87,8 +101,7 @@ class OpenAIModel:
         self.name = name
         self.spec = f"openai/{name}"
         self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
-        if not self.base_url.startswith(("http://", "https://")):
-            raise UserError(f"--base-url must start with http:// or https://, got {self.base_url!r}")
+        check_base_url(self.base_url)
         self.key_env = api_key_env or DEFAULT_KEY_ENV
         key = os.environ.get(self.key_env)
         if api_key_env and not key:
@@ -133,16 +146,18 @@ class OpenAIModel:
             async with asyncio.timeout(self.timeout_s):
                 status, body, retry_after = await self._post(client, content)
         except asyncio.TimeoutError:
-            raise ModelError(f"timeout after {self.timeout_s:g} s", retryable=True) from None
+            raise ModelError(f"timeout after {self.timeout_s:g} s", retryable=True, endpoint_fault=True) from None
         except aiohttp.ClientError as exc:
-            raise ModelError(f"connection error ({type(exc).__name__}: {str(exc)[:120]})", retryable=True) from None
+            raise ModelError(f"connection error ({type(exc).__name__}: {str(exc)[:120]})", retryable=True,
+                             endpoint_fault=True) from None
         latency = time.perf_counter() - start
         if status != 200:
             retryable = status not in NEVER_RETRY_STATUS and (status in RETRYABLE_STATUS or status >= 500)
             wait = parse_retry_after(retry_after) if retryable else None
             if wait is not None:  # a server asking for an hour does not get to stall the run
                 wait = min(wait, self.max_retry_after_s)
-            raise ModelError(f"HTTP {status}: {excerpt(body)}", retryable=retryable, retry_after=wait)
+            raise ModelError(f"HTTP {status}: {excerpt(body)}", retryable=retryable, retry_after=wait,
+                             endpoint_fault=status >= 500)
         text, finish, usage, raw, extras, calls = read_chat_response(body)
         cost = self.price.cost(usage) if self.price else None
         # positional (text, usage, finish_reason, latency, raw, cost, extras, tool_calls): cheaper per request

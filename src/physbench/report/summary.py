@@ -56,7 +56,7 @@ def summarise(reader: "RunReader") -> dict[str, Any]:
     for r in failures:  # tokens spent on attempts that never produced a gradable response
         _add_tokens(tokens, r)
     overall = accuracy_cell("all", n_done, n_correct)
-    return {
+    summary: dict[str, Any] = {
         "run_id": m.run_id, "run_dir": str(reader.run_dir), "model": m.model_spec, "suite": m.suite,
         "split": m.split, "protocol": m.protocol, "repeats": m.repeats, "n_items": m.n_items,
         "n_attempts": m.n_items * m.repeats, "n_done": n_done, "n_correct": n_correct,
@@ -66,6 +66,9 @@ def summarise(reader: "RunReader") -> dict[str, Any]:
         "by_kind": _cells(kinds), "by_group": _cells(groups),
         "started_at": m.started_at, "package_version": m.package_version, "git_revision": m.git_revision,
     }
+    if m.model_info.get("endpoints"):  # a run over several endpoints: each one's requests and failures
+        summary["endpoints"] = m.model_info["endpoints"]
+    return summary
 
 
 def _add_tokens(tokens: dict[str, int], r: "Result") -> None:

@@ -20,7 +20,7 @@ from typing import Any, Iterator
 from physbench.core.errors import UserError
 from physbench.core.hashing import item_set_hash
 from physbench.core.registry import get_suite
-from physbench.models.factory import ModelOptions, make_model
+from physbench.models.factory import ModelOptions, base_urls, make_model
 from physbench.protocols import calls_model, check_model, check_model_spec, get_protocol
 from physbench.runner.engine import Engine
 from physbench.runner.manifest import Manifest, git_revision
@@ -38,7 +38,7 @@ class EvalConfig:
     split: str = "dev"
     model: str | None = None  # None: `none` for a protocol that calls no model, else `local`
     protocol: str | None = None  # None: the suite's `default_protocol(item_options)`, else `direct`
-    base_url: str | None = None
+    base_url: str | tuple[str, ...] | None = None  # several URLs: requests spread over them
     api_key_env: str | None = None
     limit: int | None = None
     repeats: int | None = None  # None: the suite's `default_repeats`, else 1
@@ -92,7 +92,7 @@ def _check_options(c: EvalConfig) -> None:
         raise UserError("--max-retry-after must be between 0 and 3600 seconds")
     if c.split == "test" and not c.key:
         raise UserError("--split test needs --key-file")
-    if c.base_url and not (c.model or "").startswith("openai/"):
+    if base_urls(c.base_url) and not (c.model or "").startswith("openai/"):
         raise UserError("--base-url applies to openai/NAME models only")
 
 
@@ -273,7 +273,8 @@ def evaluate(c: EvalConfig) -> EvalResult:
                             policy=RetryPolicy(max_attempts=c.max_attempts, base_delay_s=c.retry_delay_s,
                                                max_retry_after_s=c.max_retry_after_s), seed=c.seed)
             try:
-                asyncio.run(_drive(engine, work, c.concurrency, tally, progress))
+                workers = getattr(model, "total_concurrency", None) or c.concurrency  # --concurrency per endpoint
+                asyncio.run(_drive(engine, work, workers, tally, progress))
                 status = "completed"
             except (KeyboardInterrupt, asyncio.CancelledError):
                 status = "interrupted"
@@ -285,6 +286,9 @@ def evaluate(c: EvalConfig) -> EvalResult:
                     sink.close()
                 except RuntimeError as exc:
                     status, failure = "failed", failure or str(exc)
+                counts = getattr(model, "counts", None)
+                if callable(counts):
+                    store.add_endpoint_counts(counts())
                 store.end_session(status, tally.done + tally.errors)
     finally:
         store.close()

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import fcntl
+import json
 import sqlite3
 import time
 from pathlib import Path
@@ -189,6 +190,19 @@ class RunStore:
         row = manifest.to_row()
         self.conn.execute(f"INSERT INTO runs ({', '.join(row)}) VALUES ({', '.join('?' for _ in row)})",
                           tuple(row.values()))
+
+    def add_endpoint_counts(self, session: Sequence[dict[str, Any]]) -> None:
+        """Add this session's per-endpoint request and failure counts to the manifest's model info
+        (`endpoints`), summed over the sessions of a resumed run."""
+        from physbench.models.endpoints import merge_counts
+
+        row = self.conn.execute("SELECT run_id, model_info_json FROM runs").fetchone()
+        if row is None:
+            return
+        info = json.loads(row[1])
+        info["endpoints"] = merge_counts(info.get("endpoints") or [], session)
+        self.conn.execute("UPDATE runs SET model_info_json = ? WHERE run_id = ?",
+                          (json.dumps(info, sort_keys=True), row[0]))
 
     def write_items(self, items: Sequence["Item"]) -> None:
         """Store each item's JSON once (items already stored are left as they are)."""
