@@ -1,6 +1,6 @@
 """Runs read into memory for the analyses: one label per model (condition), primary and repeated runs.
 
-A *condition* is what a run measures: suite, split, protocol and model spec. The first run given
+A *condition* is what a run measures: suite, split, protocol, model spec and item options. The first run given
 for a condition is its primary run, whose first response to each item (repeat 0) enters the main
 analyses, as the seed scores one response per item (000 "Runs"); further runs of the same
 condition and further repeats feed the repeated-run tables only.
@@ -37,9 +37,10 @@ class RunData:
     ordinal: int = 1  # 1 for the primary run of its condition, 2 for the next run of it, ...
 
     @property
-    def condition(self) -> tuple[str, str, str, str]:
+    def condition(self) -> tuple[str, str, str, str, str]:
+        """Suite, split, protocol, model spec and the suite's item options (an arm, a data file)."""
         m = self.manifest
-        return (m.suite, m.split, m.protocol, m.model_spec)
+        return (m.suite, m.split, m.protocol, m.model_spec, item_options_text(m))
 
     @property
     def suite(self) -> str:
@@ -99,6 +100,12 @@ def read_run(run_dir: str | os.PathLike[str]) -> RunData:
                        summary=summary)
 
 
+def item_options_text(manifest: "Manifest") -> str:
+    """The run's `--option NAME=VALUE` pairs, sorted, as one text ('' when none)."""
+    options = (getattr(manifest, "options", None) or {}).get("item_options") or {}
+    return ", ".join(f"{k}={options[k]}" for k in sorted(options)) if isinstance(options, dict) else ""
+
+
 def clean_label(text: str) -> str:
     """A label without control characters, cut to MAX_LABEL characters."""
     text = "".join(ch if ch.isprintable() else " " for ch in str(text)).strip() or "model"
@@ -107,16 +114,16 @@ def clean_label(text: str) -> str:
 
 def assign_labels(runs: Sequence[RunData]) -> None:
     """Label each run by its model spec, adding split/protocol/suite only where runs differ in them."""
-    conditions: list[tuple[str, str, str, str]] = []
+    conditions: list[tuple[str, str, str, str, str]] = []
     for run in runs:
         if run.condition not in conditions:
             conditions.append(run.condition)
-    vary = [len({c[i] for c in conditions}) > 1 for i in range(3)]  # suite, split, protocol
-    seen: dict[tuple[str, str, str, str], int] = {}
+    vary = [len({c[i] for c in conditions}) > 1 for i in (0, 1, 2, 4)]  # suite, split, protocol, item options
+    seen: dict[tuple[str, str, str, str, str], int] = {}
     taken: set[str] = set()
     for run in runs:
-        suite, split, protocol, spec = run.condition
-        extras = [v for v, differs in zip((suite, split, protocol), vary) if differs]
+        suite, split, protocol, spec, options = run.condition
+        extras = [v for v, differs in zip((suite, split, protocol, options), vary) if differs and v]
         base = clean_label(spec + (f" [{', '.join(extras)}]" if extras else ""))
         seen[run.condition] = seen.get(run.condition, 0) + 1
         run.ordinal = seen[run.condition]
