@@ -100,10 +100,16 @@ def read_run(run_dir: str | os.PathLike[str]) -> RunData:
                        summary=summary)
 
 
-def item_options_text(manifest: "Manifest") -> str:
-    """The run's `--option NAME=VALUE` pairs, sorted, as one text ('' when none)."""
+def item_options(manifest: "Manifest") -> dict[str, str]:
+    """The run's `--option NAME=VALUE` pairs (empty when none)."""
     options = (getattr(manifest, "options", None) or {}).get("item_options") or {}
-    return ", ".join(f"{k}={options[k]}" for k in sorted(options)) if isinstance(options, dict) else ""
+    return {str(k): str(v) for k, v in options.items()} if isinstance(options, dict) else {}
+
+
+def item_options_text(manifest: "Manifest") -> str:
+    """The run's item options, sorted, as one text ('' when none)."""
+    options = item_options(manifest)
+    return ", ".join(f"{k}={options[k]}" for k in sorted(options))
 
 
 def clean_label(text: str) -> str:
@@ -118,12 +124,16 @@ def assign_labels(runs: Sequence[RunData]) -> None:
     for run in runs:
         if run.condition not in conditions:
             conditions.append(run.condition)
-    vary = [len({c[i] for c in conditions}) > 1 for i in (0, 1, 2, 4)]  # suite, split, protocol, item options
+    vary = [len({c[i] for c in conditions}) > 1 for i in range(3)]  # suite, split, protocol
+    options = {id(run): item_options(run.manifest) for run in runs}
+    names = sorted({k for o in options.values() for k in o})
+    shown = [k for k in names if len({o.get(k) for o in options.values()}) > 1]  # options that tell runs apart
     seen: dict[tuple[str, str, str, str, str], int] = {}
     taken: set[str] = set()
     for run in runs:
-        suite, split, protocol, spec, options = run.condition
-        extras = [v for v, differs in zip((suite, split, protocol, options), vary) if differs and v]
+        suite, split, protocol, spec, _ = run.condition
+        extras = [v for v, differs in zip((suite, split, protocol), vary) if differs]
+        extras += [f"{k}={options[id(run)][k]}" for k in shown if k in options[id(run)]]
         base = clean_label(spec + (f" [{', '.join(extras)}]" if extras else ""))
         seen[run.condition] = seen.get(run.condition, 0) + 1
         run.ordinal = seen[run.condition]
