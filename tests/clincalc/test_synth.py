@@ -106,3 +106,14 @@ def test_synth_into_a_missing_folder_is_one_line_and_writes_nothing(cli, tmp_pat
     assert not out.exists()
     r = cli("clincalc", "synth", "--out", str(tmp_path / "s.csv"), "--per-calculator", "0")
     assert r.returncode == 2 and "per-calculator" in r.stderr and not (tmp_path / "s.csv").exists()
+
+
+def test_a_parquet_set_holds_the_same_rows_as_the_csv(tmp_path):
+    pytest.importorskip("pyarrow")
+    from physbench.suites.clincalc.dataset import load_parquet
+    from physbench.suites.clincalc.synth import write_synth
+
+    write_synth(str(tmp_path / "s.parquet"), 1)
+    write_synth(str(tmp_path / "s.csv"), 1)
+    assert [r.cells() for r in load_parquet(tmp_path / "s.parquet").rows] == \
+        [r.cells() for r in load_csv(tmp_path / "s.csv").rows]
