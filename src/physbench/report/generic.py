@@ -176,8 +176,8 @@ def consistency_rows(runset: "RunSet") -> list[dict[str, Any]]:
     The runs of a condition are its repeats within one run and its later runs; only items answered
     in every one of them count.
     """
-    groups: dict[tuple[str, str, str, str], list[dict[str, "Result"]]] = {}
-    labels: dict[tuple[str, str, str, str], str] = {}
+    groups: dict[tuple[str, str, str, str, str], list[dict[str, "Result"]]] = {}
+    labels: dict[tuple[str, str, str, str, str], str] = {}
     for run in runset.runs:
         key = run.condition
         labels.setdefault(key, run.label)

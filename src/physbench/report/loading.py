@@ -1,6 +1,6 @@
 """Runs read into memory for the analyses: one label per model (condition), primary and repeated runs.
 
-A *condition* is what a run measures: suite, split, protocol and model spec. The first run given
+A *condition* is what a run measures: suite, split, protocol, model spec and item options. The first run given
 for a condition is its primary run, whose first response to each item (repeat 0) enters the main
 analyses, as the seed scores one response per item (000 "Runs"); further runs of the same
 condition and further repeats feed the repeated-run tables only.
@@ -37,9 +37,10 @@ class RunData:
     ordinal: int = 1  # 1 for the primary run of its condition, 2 for the next run of it, ...
 
     @property
-    def condition(self) -> tuple[str, str, str, str]:
+    def condition(self) -> tuple[str, str, str, str, str]:
+        """Suite, split, protocol, model spec and the suite's item options (an arm, a data file)."""
         m = self.manifest
-        return (m.suite, m.split, m.protocol, m.model_spec)
+        return (m.suite, m.split, m.protocol, m.model_spec, item_options_text(m))
 
     @property
     def suite(self) -> str:
@@ -99,6 +100,18 @@ def read_run(run_dir: str | os.PathLike[str]) -> RunData:
                        summary=summary)
 
 
+def item_options(manifest: "Manifest") -> dict[str, str]:
+    """The run's `--option NAME=VALUE` pairs (empty when none)."""
+    options = (getattr(manifest, "options", None) or {}).get("item_options") or {}
+    return {str(k): str(v) for k, v in options.items()} if isinstance(options, dict) else {}
+
+
+def item_options_text(manifest: "Manifest") -> str:
+    """The run's item options, sorted, as one text ('' when none)."""
+    options = item_options(manifest)
+    return ", ".join(f"{k}={options[k]}" for k in sorted(options))
+
+
 def clean_label(text: str) -> str:
     """A label without control characters, cut to MAX_LABEL characters."""
     text = "".join(ch if ch.isprintable() else " " for ch in str(text)).strip() or "model"
@@ -107,18 +120,22 @@ def clean_label(text: str) -> str:
 
 def assign_labels(runs: Sequence[RunData]) -> None:
     """Label each run by its model spec, adding split/protocol/suite only where runs differ in them."""
-    conditions: list[tuple[str, str, str, str]] = []
+    conditions: list[tuple[str, str, str, str, str]] = []
     for run in runs:
         if run.condition not in conditions:
             conditions.append(run.condition)
     vary = [len({c[i] for c in conditions}) > 1 for i in range(3)]  # suite, split, protocol
-    seen: dict[tuple[str, str, str, str], int] = {}
+    options = {id(run): item_options(run.manifest) for run in runs}
+    names = sorted({k for o in options.values() for k in o})
+    shown = [k for k in names if len({o.get(k) for o in options.values()}) > 1]  # options that tell runs apart
+    seen: dict[tuple[str, str, str, str, str], int] = {}
     taken: set[str] = set()
     for run in runs:
-        suite, split, protocol, spec = run.condition
+        suite, split, protocol, spec, _ = run.condition
         extras = [v for v, differs in zip((suite, split, protocol), vary) if differs]
+        extras += [f"{k}={options[id(run)][k]}" for k in shown if k in options[id(run)]]
         if spec == "none":  # a scripted system with no model: the protocol names it
-            spec, extras = protocol, [v for v in extras if v != protocol]
+            spec, extras = protocol, [v for v in extras if v != protocol and not v.endswith(f"={protocol}")]
         base = clean_label(spec + (f" [{', '.join(extras)}]" if extras else ""))
         seen[run.condition] = seen.get(run.condition, 0) + 1
         run.ordinal = seen[run.condition]

@@ -238,6 +238,8 @@ def evaluate(c: EvalConfig) -> EvalResult:
         asyncio.run(model.aclose())
         raise
     info_fn = getattr(model, "info", None)
+    source_fn = getattr(suite, "data_source", None)  # a suite reading a data file says which one
+    data_source = source_fn() if callable(source_fn) else None
     sampling = {"temperature": c.temperature, "max_tokens": c.max_tokens, "seed": c.seed}
     manifest = Manifest(
         suite=c.suite, split=c.split, protocol=c.protocol, model_spec=c.model, sampling=sampling,
@@ -245,7 +247,7 @@ def evaluate(c: EvalConfig) -> EvalResult:
         model_info=info_fn() if callable(info_fn) else {}, base_url=getattr(model, "base_url", None),
         options={"concurrency": c.concurrency, "timeout_s": c.timeout_s, "max_attempts": c.max_attempts,
                  "retry_delay_s": c.retry_delay_s, "max_retry_after_s": c.max_retry_after_s, "limit": c.limit,
-                 "item_options": dict(c.item_options)},
+                 "item_options": dict(c.item_options), **({"data_source": data_source} if data_source else {})},
         git_revision=git_revision())
     run_dir = Path(c.run_dir) if c.run_dir else default_run_dir(c.suite, c.model)
     try:

@@ -33,6 +33,14 @@ def _pick(files: list[str], split: str) -> str:
     return candidates[0]
 
 
+def _unreachable(exc: BaseException) -> bool:
+    """Whether a hub failure means no network (a refused or timed-out connection, an offline cache miss)."""
+    names = {t.__name__ for t in type(exc).__mro__}
+    return isinstance(exc, (OSError, TimeoutError)) or bool(
+        names & {"ConnectionError", "ConnectTimeout", "ReadTimeout", "Timeout", "LocalEntryNotFoundError",
+                 "OfflineModeIsEnabled", "ConnectError"})
+
+
 def load_hub(revision: str = HUB_REVISION, split: str = "test"):
     """The split's rows at `revision`; UserError with one line on any failure."""
     from physbench.suites.clincalc.dataset import load_csv, load_parquet
@@ -49,6 +57,9 @@ def load_hub(revision: str = HUB_REVISION, split: str = "test"):
         raise
     except Exception as exc:  # network, authentication, unknown revision: all one line
         first = (str(exc).strip().splitlines() or [""])[0][:200]
+        if _unreachable(exc):
+            raise UserError(f"--data hub: the Hugging Face hub cannot be reached (no network?) to load {HUB_REPO} "
+                            f"at revision {revision} ({type(exc).__name__}); pass --data FILE") from None
         raise UserError(f"--data hub: cannot load {HUB_REPO} at revision {revision} from the Hugging Face hub "
                         f"({type(exc).__name__}: {first}); with no network pass --data FILE") from None
     meta = {"repo": HUB_REPO, "revision": revision, "commit": str(info.sha or ""), "file": name}

@@ -1,6 +1,8 @@
-"""The clincalc report (003_*): accuracy by the calculators' audit group (Tables 12-13: replaced by a
-guideline, another concern, no issue identified), by category, and the program outcome taxonomy
-(Table 8: no program, sandbox rejection, raised error, wrong return kind, unreadable value)."""
+"""The clincalc report (003_*): accuracy per arm with the seed SD (Tables 1, 3), paired gaps with
+calculator-cluster and case intervals, permutation and McNemar p, ICC and effective n (Tables 2, 7),
+the program outcome taxonomy (Table 8), right / wrong / none on the covered, uncovered and full sets
+(Table 14), agreement across seeds (Table 24), per-calculator accuracy, and accuracy by the
+calculators' audit group (Tables 12-13: replaced by a guideline, another concern, no issue identified)."""
 
 from __future__ import annotations
 
@@ -30,13 +32,17 @@ def analyse(models: Sequence["RunData"], notes: dict[str, str]) -> dict[str, Any
     if not groups:
         notes["clincalc"] = "no graded clincalc responses"
         return None
-    return {"audit_groups": groups, "categories": accuracy_by(models, _category)}
+    from physbench.suites.clincalc.report_stats import analyse_arms
+
+    return {**analyse_arms(models), "audit_groups": groups, "categories": accuracy_by(models, _category)}
 
 
 def sections(analyses: Mapping[str, Any], notes: Mapping[str, str]) -> list["Section"]:
+    from physbench.suites.clincalc.report_sections import stat_sections
+
     a = analyses
     note = notes.get("clincalc", "no clincalc runs")
-    return [accuracy_section("clincalc-audit", "Accuracy by audit group", "Calculators grouped by the literature "
+    return [*stat_sections(a, note), accuracy_section("clincalc-audit", "Accuracy by audit group", "Calculators grouped by the literature "
                              "audit of their formulas: replaced by a current guideline (4), another version, use or "
                              "coefficient concern (12), no issue identified (39).", "audit group",
                              a.get("audit_groups"), note),

@@ -70,8 +70,13 @@ class ClinCalcSuite:
             raise UserError(f"unknown clincalc arm {arm!r}; choose one of {', '.join(ARMS)}")
         if split != "dev" and data is None:
             raise UserError("clincalc ships only the one-shot split; give the test split with --option data=PATH")
-        rows = (load(data) if data else load_one_shot()).rows
-        return [self._item(row, arm) for row in rows[: limit if limit is not None else None]]
+        dataset = load(data) if data else load_one_shot()
+        self._source = dataset.manifest()
+        return [self._item(row, arm) for row in dataset.rows[: limit if limit is not None else None]]
+
+    def data_source(self) -> dict[str, Any] | None:
+        """Where the last items came from (file, rows, sha256; the hub revision and commit), for the run manifest."""
+        return getattr(self, "_source", None)
 
     def _item(self, row: Any, arm: str) -> "Item":
         from physbench.core.items import Item, Message
