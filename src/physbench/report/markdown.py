@@ -75,6 +75,9 @@ def md_text(text: str) -> str:
 
 
 def md_table(table: "Table") -> list[str]:
+    """A table as Markdown; one without rows is its caption and 'none', never a header alone."""
+    if not table.rows:
+        return [f"*{md_cell(table.caption)}* None.", ""]
     lines = [f"*{md_cell(table.caption)}*", "", "| " + " | ".join(md_cell(h) for h in table.header) + " |",
              "|" + "|".join("---:" if num else "---" for num in table.numeric) + "|"]
     lines += ["| " + " | ".join(md_cell(c) for c in row) + " |" for row in table.rows]
