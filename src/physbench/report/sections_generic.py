@@ -99,7 +99,7 @@ def outcomes_section(rows: Sequence[Mapping[str, Any]], suite_outcomes: Mapping[
                   [[r["model"], r["kind"], str(r["n"])] + [str(r["outcomes"].get(o, 0)) for o in used] for r in rows],
                   [False, False] + [True] * (1 + len(used)))
     meanings = Table("What each outcome means (the ones these runs did not reach are listed too).", ["outcome", "meaning"],
-                     [[o, outcome_meaning(o, suite_outcomes)] for o in dict.fromkeys([*used, *named])], [False, False])
+                     [[o, outcome_meaning(o, suite_outcomes)] for o in named], [False, False])
     return Section("outcomes", title, "", [table, meanings])
 
 

@@ -18,7 +18,7 @@ def _acc(cell: Mapping[str, Any] | None) -> str:
 
 
 def generator_names(codes: Iterable[str]) -> str:
-    """'tg51: photon beam calibration (AAPM TG-51); ...': each generator code with its title, once."""
+    """'tg51 = Photon beam calibration, AAPM TG-51 ...; mu = ...': each generator code with its title, once."""
     parts = []
     for code in dict.fromkeys(codes):
         try:
@@ -26,7 +26,7 @@ def generator_names(codes: Iterable[str]) -> str:
         except UserError:  # a generator this version does not know: its code alone
             parts.append(code)
             continue
-        parts.append(f"{code}: {gen.title[0].lower() + gen.title[1:]} ({gen.document})")
+        parts.append(f"{code} = {gen.title}, {gen.document}")
     return "; ".join(parts)
 
 
