@@ -80,3 +80,22 @@ def test_the_outcomes_section_defines_every_outcome(small_report):
     meanings = outcomes.tables[-1]
     assert meanings.header == ["outcome", "meaning"]
     assert {row[0] for row in meanings.rows} >= {"correct", "wrong", "stopped_short", "truncated", "no_answer"}
+
+
+def test_the_per_run_summary_says_correct_of_graded_with_plain_plurals(small_report):
+    from physbench.report.markdown import render_markdown
+
+    rep, _ = small_report
+    text = render_markdown(rep.doc["runs"])
+    assert "0 correct of 30 responses graded (30 planned: 30 items × 1 repeat)" in text and "1 repeats" not in text
+
+
+def test_the_readme_shows_the_checked_in_screenshots():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    for name in ("report.png", "viewer.png"):
+        shot = root / "docs" / "screenshots" / name
+        assert f"docs/screenshots/{name}" in readme
+        assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size < 300_000

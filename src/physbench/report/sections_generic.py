@@ -6,12 +6,7 @@ from typing import Any, Collection, Mapping, Sequence
 
 from physbench.grading.types import OUTCOMES, outcome_meaning
 from physbench.report.summary import tokens_text
-from physbench.report.tables import DASH, Section, Table, frac, number, pct, pct_ci, pvalue
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """'1 repeat', '2 repeats'."""
-    return f"{n} {word if n == 1 else many or word + 's'}"
+from physbench.report.tables import DASH, Section, Table, frac, number, pct, pct_ci, plural, pvalue
 
 
 def truncated_share(s: Mapping[str, Any]) -> str:

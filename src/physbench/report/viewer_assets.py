@@ -211,7 +211,8 @@ function markdown(text) {  // the common Markdown of prompts and replies, built 
     if (/^\s*```/.test(line)) {  // a fenced block, shown as it is
       const body = [];
       for (i += 1; i < lines.length && !/^\s*```/.test(lines[i]); i += 1) body.push(lines[i]);
-      root.appendChild(el("pre", body.join("\n")));
+      const data = asJSON(body.join("\n"));  // a fenced JSON object is pretty-printed too
+      root.appendChild(data !== null ? el("pre", JSON.stringify(data, null, 2), "json") : el("pre", body.join("\n")));
       i += 1;
     } else if (/^#{1,6}\s/.test(line)) {
       root.appendChild(inline(el("h4"), line.replace(/^#+\s*/, "")));
@@ -370,7 +371,7 @@ td.outcome.correct { color: #1f7a3a; }
 td.outcome.wrong, td.outcome.format_error, td.outcome.unparsable { color: #a4262c; }
 #detail { overflow: auto; max-height: calc(100vh - 9em); }
 #detail h2 { font-size: 1.1em; overflow-wrap: anywhere; }
-.columns { display: grid; grid-template-columns: 1fr 1fr; gap: 1em; }
+.columns { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 1em; }
 .block { margin-bottom: 0.8em; }
 .block h3 { font-size: 0.95em; margin: 0.6em 0 0.3em; color: #3b4550; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f8fafb; border: 1px solid #e3e7eb;
