@@ -139,10 +139,10 @@ def test_policy_notice_is_blocked():
     assert grade_calculation("", "1 Gy", 0.01, finish_reason="content_filter").outcome == "blocked"
 
 
-def test_short_output_without_box_or_answer_line_is_interrupted():
-    assert grade_calculation("We", "1 Gy", 0.01).outcome == "interrupted"
-    assert grade_calculation("The dose at 5 cm is", "1 Gy", 0.01).outcome == "interrupted"
-    assert grade_calculation("", "1 Gy", 0.01).outcome == "interrupted"
+def test_short_output_without_box_or_answer_line_stopped_short():
+    assert grade_calculation("We", "1 Gy", 0.01).outcome == "stopped_short"
+    assert grade_calculation("The dose at 5 cm is", "1 Gy", 0.01).outcome == "stopped_short"
+    assert grade_calculation("", "1 Gy", 0.01).outcome == "stopped_short"
 
 
 def test_short_output_with_a_right_bare_answer_still_passes():
@@ -171,7 +171,7 @@ def test_every_outcome_is_a_known_class_and_the_grade_is_json():
 
 
 def test_non_string_text_is_graded_not_raised():
-    assert grade_calculation(None, "1 Gy", 0.01).outcome == "interrupted"  # type: ignore[arg-type]
+    assert grade_calculation(None, "1 Gy", 0.01).outcome == "stopped_short"  # type: ignore[arg-type]
 
 
 def test_dimensionless_reference_can_be_written_several_ways():

@@ -128,9 +128,9 @@ def test_corrected_value_is_graded_like_a_calculation_answer():
         assert g.corrected_passed is ok, answer
 
 
-def test_blocked_interrupted_truncated_take_precedence_over_unparsable():
+def test_blocked_stopped_short_truncated_take_precedence_over_unparsable():
     assert grade_check("This was blocked under our usage policy.", CLEAN, 0.01, "result_check").outcome == "blocked"
-    assert grade_check("Looking at step", CLEAN, 0.01, "result_check").outcome == "interrupted"
+    assert grade_check("Looking at step", CLEAN, 0.01, "result_check").outcome == "stopped_short"
     assert grade_check(LONG, CLEAN, 0.01, "result_check", finish_reason="length").outcome == "truncated"
     assert grade_check(LONG + _json(verdict="x"), CLEAN, 0.01, "result_check",
                        finish_reason="content_filter").outcome == "blocked"

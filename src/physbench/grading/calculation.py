@@ -4,7 +4,7 @@ MedPhysBench ("Grading", "Grading details"): a response passes when its answer, 
 the reference unit, lies inside the relative band. A dimensional reference needs a unit; a
 range, alternatives or an invalid unit are format errors; an answer in another dimension
 (Sv for a Gy reference) is wrong. Responses without a gradable answer are labelled blocked,
-truncated or interrupted as the seed's Outcomes paragraph describes.
+truncated or stopped short (the seed's "interrupted") as the seed's Outcomes paragraph describes.
 """
 
 from __future__ import annotations
@@ -171,7 +171,7 @@ def grade_calculation(text: str, reference: Any, band: float, *,
     A boxed answer or an answer line is graded whatever the finish reason. Without one: a
     provider's stop or policy notice is "blocked", a token-limit stop "truncated" (a cut-off
     text's last number is no answer); otherwise the last equation or number is graded, and a
-    response under 400 characters that does not pass is "interrupted".
+    response under 400 characters that does not pass is "stopped_short" (the paper's "interrupted").
     """
     text, target, band, detail = prepare(text, reference, band, finish_reason)
     candidate = find_answer(text)
@@ -183,7 +183,7 @@ def grade_calculation(text: str, reference: Any, band: float, *,
             return _no_answer_grade("truncated", detail)
     reading = read_quantity(candidate.text) if candidate is not None else None
     if candidate is None or reading is None:
-        return _no_answer_grade("interrupted" if outcomes.short(text) else "no_answer", detail)
+        return _no_answer_grade("stopped_short" if outcomes.short(text) else "no_answer", detail)
 
     if candidate.source == "boxed" and candidate.after:
         reading = _outside_box(reading, candidate)
@@ -198,7 +198,7 @@ def grade_calculation(text: str, reference: Any, band: float, *,
         detail["converted"] = comparison.converted
     outcome = comparison.outcome
     if outcome != "correct" and not strong and outcomes.short(text):
-        outcome = "interrupted"  # under 400 characters with no boxed answer or answer line
+        outcome = "stopped_short"  # under 400 characters with no boxed answer or answer line
     passed = outcome == "correct"
     return calculation_grade(1.0 if passed else 0.0, passed, outcome, reading.value,
                              reading.unit if reading.value is not None else None, comparison.rel_error, detail)

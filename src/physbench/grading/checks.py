@@ -48,7 +48,7 @@ def _no_verdict_outcome(text: str, finish_reason: str | None) -> str:
     if outcomes.truncated(finish_reason):
         return "truncated"
     if outcomes.short(text):
-        return "interrupted"
+        return "stopped_short"
     return "unparsable"
 
 

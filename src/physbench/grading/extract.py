@@ -35,7 +35,7 @@ class Candidate(NamedTuple):
 
     @property
     def strong(self) -> bool:
-        """A boxed answer or an answer line (what keeps a short response from being 'interrupted')."""
+        """A boxed answer or an answer line (what keeps a short response from being 'stopped_short')."""
         return self.source in ("boxed", "answer_line")
 
 

@@ -1,11 +1,11 @@
-"""Responses that carry no gradable answer: blocked, interrupted, truncated (MedPhysBench,
-"Evaluation setup", Outcomes)."""
+"""Responses that carry no gradable answer: blocked, stopped short (the paper's "interrupted"),
+truncated (MedPhysBench, "Evaluation setup", Outcomes)."""
 
 from __future__ import annotations
 
 import re
 
-INTERRUPTED_CHARS = 400  # output that stops within this many characters without an answer
+SHORT_CHARS = 400  # output that stops within this many characters without an answer
 
 # finish reasons reported by OpenAI-compatible, Anthropic and Gemini endpoints
 TRUNCATED_REASONS = frozenset({"length", "max_tokens", "max_output_tokens", "model_length", "token_limit"})
@@ -50,5 +50,5 @@ def policy_notice(text: str) -> bool:
 
 
 def short(text: str) -> bool:
-    """Under the 400 characters within which an output without an answer counts as interrupted."""
-    return len(text.strip()) < INTERRUPTED_CHARS
+    """Under the 400 characters within which an output without an answer stopped short."""
+    return len(text.strip()) < SHORT_CHARS

@@ -3,21 +3,37 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Mapping
 
 Outcome = Literal[
-    "correct",       # passed
-    "wrong",         # a gradable answer that fails
-    "format_error",  # a range, alternatives, an invalid or missing unit where one is needed
-    "no_answer",     # nothing that reads as an answer
-    "blocked",       # a provider's policy notice instead of an answer
-    "interrupted",   # under 400 characters and no answer, answer line or verdict
-    "truncated",     # the model hit its token limit (finish_reason "length")
-    "unparsable",    # a checking response without a readable verdict
+    "correct", "wrong", "format_error", "no_answer", "blocked", "stopped_short", "truncated", "unparsable",
 ]
-OUTCOMES: tuple[str, ...] = (
-    "correct", "wrong", "format_error", "no_answer", "blocked", "interrupted", "truncated", "unparsable",
-)
+
+# Every outcome a grader gives, with the one line the report and the viewer show for it. The order
+# is the order of the report's columns.
+OUTCOME_MEANINGS: dict[str, str] = {
+    "correct": "the answer passed: within the band, or the right verdict",
+    "wrong": "a readable answer that failed: outside the band, or the wrong verdict",
+    "format_error": "an answer in a form the grader refuses: a range, alternatives, a missing or invalid unit",
+    "no_answer": "a reply of 400 characters or more in which nothing reads as an answer",
+    "blocked": "the provider stopped the reply or put a policy notice in its place",
+    # MedPhysBench, "Evaluation setup": the paper calls this outcome "interrupted"; renamed here so that
+    # it is not confused with a run stopped by Ctrl-C ("interrupted: re-run the same command to resume")
+    "stopped_short": "the reply ended within 400 characters with no answer, answer line or verdict",
+    "truncated": "the model hit its token limit before giving an answer",
+    "unparsable": "a checking reply without a verdict the grader can read",
+}
+OUTCOMES: tuple[str, ...] = tuple(OUTCOME_MEANINGS)
+# names older run stores hold, and the outcome each now reads as
+RENAMED_OUTCOMES: dict[str, str] = {"interrupted": "stopped_short"}
+
+
+def outcome_meaning(outcome: str, suite_outcomes: Mapping[str, str] | None = None) -> str:
+    """The one-line meaning of an outcome: the shared table, then the suites' own definitions."""
+    if outcome == "ungraded":
+        return "a response stored without a grade"
+    return OUTCOME_MEANINGS.get(outcome) or (suite_outcomes or {}).get(outcome) or \
+        "an outcome of the suite's own grader"
 
 
 @dataclass(frozen=True)
@@ -52,7 +68,10 @@ class Grade:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Grade":
         names = cls.__dataclass_fields__.keys()
-        return cls(**{k: v for k, v in d.items() if k in names})
+        fields = {k: v for k, v in d.items() if k in names}
+        if fields.get("outcome") in RENAMED_OUTCOMES:  # a store written before the rename
+            fields["outcome"] = RENAMED_OUTCOMES[fields["outcome"]]
+        return cls(**fields)
 
 
 _BLANK = {name: f.default for name, f in Grade.__dataclass_fields__.items() if name != "detail"}

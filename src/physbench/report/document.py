@@ -50,8 +50,10 @@ def sections_of(doc: Mapping[str, Any]) -> list[Section]:
         if data is not None and rep.sections is not None:
             out += rep.sections(data, notes)
     out.append(repeats_section(a.get("repeats"), a.get("consistency"), notes.get("repeats")))
-    out.append(outcomes_section(a.get("outcomes") or []))
-    out += run_detail_sections(doc["runs"], doc["models"])
+    suite_outcomes = {o: text for rep, _ in reports for o, text in rep.outcomes.items()}
+    out.append(outcomes_section(a.get("outcomes") or [], suite_outcomes))
+    grouped = {rep.suite for rep, data in reports if data is not None and rep.breaks_down_groups}
+    out += run_detail_sections(doc["runs"], doc["models"], grouped)
     return out
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
+from physbench.report.tables import plural
+
 if TYPE_CHECKING:
     from physbench.report.tables import Section, Table
 
@@ -32,10 +34,10 @@ def run_section(s: dict[str, Any]) -> list[str]:
              f"run `{s['run_id']}` in `{s['run_dir']}`, protocol {s['protocol']}, started {s['started_at']}, "
              f"physbench {s['package_version']}" + (f" at {s['git_revision'][:12]}" if s.get("git_revision") else ""),
              "",
-             f"- accuracy: **{interval_text(s)}** % — {s['n_correct']} of {s['n_done']} graded "
-             f"({s['n_attempts']} planned: {s['n_items']} items × {s['repeats']} repeats)"]
+             f"- accuracy: **{interval_text(s)}** %: {s['n_correct']} correct of {plural(s['n_done'], 'response')} "
+             f"graded ({s['n_attempts']} planned: {plural(s['n_items'], 'item')} × {plural(s['repeats'], 'repeat')})"]
     if s["n_errors"]:
-        lines.append(f"- {s['n_errors']} attempts without a response (re-run the same command to retry them)")
+        lines.append(f"- {plural(s['n_errors'], 'attempt')} without a response (re-run the same command to retry them)")
     outcomes = ", ".join(f"{k} {v}" for k, v in s["outcomes"].items() if v)
     lines.append(f"- outcomes: {outcomes or 'none'}")
     from physbench.report.summary import tokens_text
@@ -75,6 +77,9 @@ def md_text(text: str) -> str:
 
 
 def md_table(table: "Table") -> list[str]:
+    """A table as Markdown; one without rows is its caption and 'none', never a header alone."""
+    if not table.rows:
+        return [f"*{md_cell(table.caption)}* None.", ""]
     lines = [f"*{md_cell(table.caption)}*", "", "| " + " | ".join(md_cell(h) for h in table.header) + " |",
              "|" + "|".join("---:" if num else "---" for num in table.numeric) + "|"]
     lines += ["| " + " | ".join(md_cell(c) for c in row) + " |" for row in table.rows]

@@ -35,6 +35,8 @@ class SuiteReport:
       the viewer's detail panel (plain JSON; a `blocks` list of {title, fields | items, empty} is
       drawn as panels).
     - `outcomes`: definitions of the suite's own outcome names, shown in the report and viewer.
+    - `breaks_down_groups`: the suite's sections already give accuracy by item group, so the
+      per-run details leave their by-group table out rather than repeat it.
     """
 
     suite: str
@@ -55,6 +57,7 @@ class SuiteReport:
     row: Callable[["Result"], Mapping[str, Any]] | None = None
     detail: Callable[["Result"], Mapping[str, Any]] | None = None
     outcomes: Mapping[str, str] = field(default_factory=dict)
+    breaks_down_groups: bool = False
 
 
 def suite_report(name: str) -> SuiteReport | None:

@@ -2,23 +2,32 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Collection, Mapping, Sequence
 
-from physbench.grading.types import OUTCOMES
+from physbench.grading.types import OUTCOMES, outcome_meaning
 from physbench.report.summary import tokens_text
-from physbench.report.tables import DASH, Section, Table, frac, number, pct, pct_ci, pvalue
+from physbench.report.tables import DASH, Section, Table, frac, number, pct, pct_ci, plural, pvalue
+
+
+def truncated_share(s: Mapping[str, Any]) -> str:
+    """'25 (83.3%)': responses cut off at the token limit, of those graded."""
+    k = s["outcomes"].get("truncated", 0)
+    return f"{k} ({pct(k / s['n_done'])}%)" if s["n_done"] else DASH
 
 
 def runs_section(summaries: Sequence[Mapping[str, Any]], models: Sequence[Mapping[str, Any]]) -> Section:
     rows = []
     for s, m in zip(summaries, models):
         rows.append([m["label"], s["run_id"], s["suite"], s["split"], s["protocol"], f"{s['n_done']}/{s['n_attempts']}",
-                     str(s["repeats"]), pct_ci(s["accuracy"], s["ci_low"], s["ci_high"])])
-    table = Table("Runs: every graded response, all kinds pooled (exact 95% CI).",
-                  ["model", "run", "suite", "split", "protocol", "graded", "repeats", "accuracy % (95% CI)"], rows,
-                  [False] * 5 + [True] * 3)
-    text = ("The first run of each model, split and protocol gives the main analyses, with its first response "
-            "to each item; later runs and repeats enter the repeated-run tables.")
+                     str(s["repeats"]), truncated_share(s), pct_ci(s["accuracy"], s["ci_low"], s["ci_high"])])
+    table = Table("Runs: responses graded of the attempts planned (items × repeats), responses cut off at the "
+                  "token limit, and accuracy over every graded response, all kinds pooled (exact 95% CI).",
+                  ["model", "run", "suite", "split", "protocol", "graded/planned", "repeats", "truncated",
+                   "accuracy % (95% CI)"], rows, [False] * 5 + [True] * 4)
+    text = ("A response is graded when the model replied, whatever the reply; accuracy is the share of graded "
+            "responses that were correct. The first run of each model, split and protocol gives the main "
+            "analyses, with its first response to each item; later runs and repeats enter the repeated-run "
+            "tables. The outcomes and their meanings are listed under Outcomes.")
     return Section("runs", "Runs", text, [table])
 
 
@@ -68,11 +77,13 @@ def repeats_section(rows: Sequence[Mapping[str, Any]] | None, consistency: Seque
             [[r["model"], r["kind"], str(r["runs"]), str(r["items"]), pct(r["mean_accuracy"])]
              + [str(r["solved_at_least"].get(str(k), DASH)) for k in ks] for r in consistency],
             [False, False] + [True] * (3 + len(ks))))
-    text = "Two runs of the same items, compared item by item (seed 000 Table 14; seed 002 for consistency)."
+    text = ("Two runs of the same items, compared item by item (MedPhysBench paper, Table 14; consistency as in "
+            "the CritPt paper).")
     return Section("repeats", title, text, tables)
 
 
-def outcomes_section(rows: Sequence[Mapping[str, Any]]) -> Section:
+def outcomes_section(rows: Sequence[Mapping[str, Any]], suite_outcomes: Mapping[str, str] | None = None) -> Section:
+    """Responses by outcome per model and kind, and what each outcome means (the suites' own included)."""
     title = "Outcomes"
     if not rows:
         return Section("outcomes", title, note="no graded responses")
@@ -82,22 +93,30 @@ def outcomes_section(rows: Sequence[Mapping[str, Any]]) -> Section:
                   ["model", "kind", "n"] + used,
                   [[r["model"], r["kind"], str(r["n"])] + [str(r["outcomes"].get(o, 0)) for o in used] for r in rows],
                   [False, False] + [True] * (1 + len(used)))
-    return Section("outcomes", title, "", [table])
+    meanings = Table("What each outcome means (the ones these runs did not reach are listed too).", ["outcome", "meaning"],
+                     [[o, outcome_meaning(o, suite_outcomes)] for o in named], [False, False])
+    return Section("outcomes", title, "", [table, meanings])
 
 
-def run_detail_sections(summaries: Sequence[Mapping[str, Any]], models: Sequence[Mapping[str, Any]]) -> list[Section]:
-    """One section per run: the basic summary (accuracy by kind and by group, outcomes, tokens, errors)."""
+def run_detail_sections(summaries: Sequence[Mapping[str, Any]], models: Sequence[Mapping[str, Any]],
+                        grouped_suites: Collection[str] = ()) -> list[Section]:
+    """One section per run: the basic summary (accuracy by kind and by group, outcomes, tokens, errors);
+    the by-group table is left out for suites whose own sections break accuracy down by group."""
     out = []
     for s, m in zip(summaries, models):
         lines = [f"run {s['run_id']} in {s['run_dir']}, protocol {s['protocol']}, started {s['started_at']}, "
                  f"physbench {s['package_version']}" + (f" at {s['git_revision'][:12]}" if s.get("git_revision") else "")]
-        lines.append(f"accuracy {pct_ci(s['accuracy'], s['ci_low'], s['ci_high'])} % — {s['n_correct']} of "
-                     f"{s['n_done']} graded ({s['n_attempts']} planned: {s['n_items']} items × {s['repeats']} repeats)")
+        lines.append(f"accuracy {pct_ci(s['accuracy'], s['ci_low'], s['ci_high'])} %: {s['n_correct']} correct of "
+                     f"{plural(s['n_done'], 'response')} graded ({s['n_attempts']} planned: "
+                     f"{plural(s['n_items'], 'item')} × {plural(s['repeats'], 'repeat')})"
+                     + (f"; {truncated_share(s)} cut off at the token limit" if s["n_done"] else ""))
         if s["n_errors"]:
-            lines.append(f"{s['n_errors']} attempts without a response (re-run the same command to retry them)")
+            lines.append(f"{plural(s['n_errors'], 'attempt')} without a response (re-run the same command to retry "
+                         "them)")
         lines.append(f"tokens: {tokens_text(s)}")
         tables = []
-        for name, cells in (("kind", s["by_kind"]), ("group", s["by_group"])):
+        groups = [] if s["suite"] in grouped_suites else s["by_group"]
+        for name, cells in (("kind", s["by_kind"]), ("group", groups)):
             if cells:
                 tables.append(Table(f"Accuracy by {name}", [name, "n", "correct", "accuracy % (95% CI)"],
                                     [[c["name"], str(c["n"]), str(c["n_correct"]),

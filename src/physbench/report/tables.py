@@ -110,5 +110,10 @@ def number(x: Any, digits: int = 2) -> str:
     return f"{x:.{digits}f}" if _finite(x) else DASH
 
 
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """'1 repeat', '2 repeats'."""
+    return f"{n} {word if n == 1 else many or word + 's'}"
+
+
 def money(x: Any) -> str:
     return f"{x:.2f}" if _finite(x) else DASH

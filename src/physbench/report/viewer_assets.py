@@ -21,6 +21,7 @@ PAGE = """<!DOCTYPE html>
     <button type="button" id="reset">clear filters</button>
   </form>
   <p id="count" data-matched="" data-shown="">loading…</p>
+  <details><summary>what the outcomes mean</summary><dl id="legend"></dl></details>
 </header>
 <main>
   <section id="list">
@@ -41,6 +42,7 @@ SCRIPT = r"""
 "use strict";
 let FILTERS = ["model", "kind", "outcome"];  // replaced by the server's list (suites add their own)
 let COLUMNS = [];  // [key, title] of the suites' extra list columns
+let OUTCOMES = {};  // outcome -> its one-line meaning, from the server
 const PAGE_SIZE = 200;
 const state = {offset: 0, matched: 0, shown: 0, selected: null, generation: 0};
 
@@ -69,6 +71,7 @@ function query() {
 function fillFilters(meta) {  // one select per filter the server names, then the extra column heads
   FILTERS = meta.filters;
   COLUMNS = meta.columns || [];
+  OUTCOMES = meta.outcomes || {};
   const form = document.getElementById("filters");
   const reset = document.getElementById("reset");
   const facets = meta.facets;
@@ -85,6 +88,7 @@ function fillFilters(meta) {  // one select per filter the server names, then th
     for (const value of facets[name] || []) {
       const option = el("option", value);
       option.value = value;
+      if (name === "outcome" && OUTCOMES[value]) option.title = OUTCOMES[value];
       select.appendChild(option);
     }
     select.addEventListener("change", reload);
@@ -110,6 +114,7 @@ function addRow(row) {
   const cells = [row.id, row.model, row.item, row.kind, row.outcome, row.answer, ...extra];
   cells.forEach((value, i) =>  // model, item, answer and the suites' columns may wrap
     tr.appendChild(el("td", value, i === 4 ? "outcome " + row.outcome : ([1, 2].includes(i) || i >= 5 ? "wrap" : ""))));
+  if (OUTCOMES[row.outcome]) tr.children[4].title = OUTCOMES[row.outcome];
   tr.addEventListener("click", () => showDetail(row.id, tr));
   document.getElementById("rows").appendChild(tr);
 }
@@ -142,14 +147,39 @@ async function reload() {
   if (generation === state.generation) document.body.dataset.state = "ready";
 }
 
+function valueNode(value) {  // a stored value as elements: lists joined, objects as nested definitions
+  if (value === null || value === undefined) return el("span", "–");
+  if (Array.isArray(value) && value.every(v => v === null || typeof v !== "object")) {
+    return el("span", value.length ? value.map(v => v === null ? "–" : String(v)).join(", ") : "none");
+  }
+  if (typeof value === "object") {
+    const entries = Array.isArray(value) ? value.map((v, i) => [String(i + 1), v]) : Object.entries(value);
+    if (!entries.length) return el("span", "none");
+    const dl = el("dl", null, "nested");
+    for (const [k, v] of entries) {
+      dl.appendChild(el("dt", k));
+      const dd = el("dd");
+      dd.appendChild(valueNode(v));
+      dl.appendChild(dd);
+    }
+    return dl;
+  }
+  return el("span", value);
+}
+
 function definitions(title, pairs) {
   const box = el("div", null, "block");
   box.appendChild(el("h3", title));
   const dl = el("dl");
   for (const [key, value] of pairs) {
     if (value === undefined) continue;
-    dl.appendChild(el("dt", key));
-    dl.appendChild(el("dd", value === null ? "–" : (typeof value === "object" ? JSON.stringify(value) : value)));
+    const dt = el("dt", key);
+    if (key === "outcome" && OUTCOMES[value]) dt.title = OUTCOMES[value];
+    dl.appendChild(dt);
+    const dd = el("dd");
+    dd.appendChild(valueNode(value));
+    if (key === "outcome" && OUTCOMES[value]) dd.appendChild(el("span", " (" + OUTCOMES[value] + ")", "hint"));
+    dl.appendChild(dd);
   }
   box.appendChild(dl);
   return box;
@@ -205,6 +235,77 @@ function chartBlock(title, c) {  // line series {name, x, y} on shared axes, dra
 
 function fmt(v) { return Number.isInteger(v) ? String(v) : v.toPrecision(3); }
 
+function inline(parent, text) {  // **bold** and `code` inside a line; everything else stays text
+  const pattern = /(\*\*[^*]+\*\*|`[^`]+`)/g;
+  let last = 0;
+  for (const match of text.matchAll(pattern)) {
+    if (match.index > last) parent.appendChild(document.createTextNode(text.slice(last, match.index)));
+    const token = match[0];
+    parent.appendChild(token.startsWith("**") ? el("strong", token.slice(2, -2)) : el("code", token.slice(1, -1)));
+    last = match.index + token.length;
+  }
+  if (last < text.length) parent.appendChild(document.createTextNode(text.slice(last)));
+  return parent;
+}
+
+function cells(line) {
+  return line.trim().replace(/^\|/, "").replace(/\|$/, "").split("|").map(c => c.trim());
+}
+
+function markdown(text) {  // the common Markdown of prompts and replies, built as elements (never as HTML)
+  const root = el("div", null, "markdown");
+  const lines = text.split("\n");
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i];
+    if (/^\s*```/.test(line)) {  // a fenced block, shown as it is
+      const body = [];
+      for (i += 1; i < lines.length && !/^\s*```/.test(lines[i]); i += 1) body.push(lines[i]);
+      const data = asJSON(body.join("\n"));  // a fenced JSON object is pretty-printed too
+      root.appendChild(data !== null ? el("pre", JSON.stringify(data, null, 2), "json") : el("pre", body.join("\n")));
+      i += 1;
+    } else if (/^#{1,6}\s/.test(line)) {
+      root.appendChild(inline(el("h4"), line.replace(/^#+\s*/, "")));
+      i += 1;
+    } else if (/^\s*\|/.test(line) && i + 1 < lines.length && /^\s*\|?[\s:|-]+\|[\s:|-]*$/.test(lines[i + 1])) {
+      const table = el("table", null, "md");
+      const head = el("tr");
+      for (const c of cells(line)) head.appendChild(inline(el("th"), c));
+      table.appendChild(head);
+      for (i += 2; i < lines.length && /^\s*\|/.test(lines[i]); i += 1) {
+        const tr = el("tr");
+        for (const c of cells(lines[i])) tr.appendChild(inline(el("td"), c));
+        table.appendChild(tr);
+      }
+      root.appendChild(table);
+    } else if (/^\s*([-*+]|\d+[.)])\s+/.test(line)) {
+      const ordered = /^\s*\d/.test(line);
+      const list = el(ordered ? "ol" : "ul");
+      for (; i < lines.length && /^\s*([-*+]|\d+[.)])\s+/.test(lines[i]); i += 1) {
+        list.appendChild(inline(el("li"), lines[i].replace(/^\s*([-*+]|\d+[.)])\s+/, "")));
+      }
+      root.appendChild(list);
+    } else if (!line.trim()) {
+      i += 1;
+    } else {  // a paragraph: the lines up to a blank one, their breaks kept
+      const p = el("p");
+      for (let first = true; i < lines.length && lines[i].trim() && !/^(#{1,6}\s|\s*```|\s*\|)/.test(lines[i])
+           && !/^\s*([-*+]|\d+[.)])\s+/.test(lines[i]); i += 1, first = false) {
+        if (!first) p.appendChild(el("br"));
+        inline(p, lines[i]);
+      }
+      root.appendChild(p);
+    }
+  }
+  return root;
+}
+
+function asJSON(text) {  // a text that is one JSON object or array, parsed; null otherwise
+  const t = text.trim();
+  if (!(t.startsWith("{") || t.startsWith("["))) return null;
+  try { return JSON.parse(t); } catch (err) { return null; }
+}
+
 function block(b) {  // a suite's panel: definitions, a chart, or a list with a line for when it is empty
   if (b.fields) return definitions(b.title, b.fields);
   if (b.chart) return chartBlock(b.title, b.chart);
@@ -220,10 +321,24 @@ function block(b) {  // a suite's panel: definitions, a chart, or a list with a 
   return box;
 }
 
-function textBlock(title, part) {
+function textBlock(title, part) {  // JSON pretty-printed, Markdown rendered; a button shows the raw text
   const box = el("div", null, "block");
-  box.appendChild(el("h3", title));
-  box.appendChild(el("pre", part.text));
+  const head = el("h3", title + " ");
+  const toggle = el("button", "raw", "toggle");
+  toggle.type = "button";
+  head.appendChild(toggle);
+  box.appendChild(head);
+  const data = asJSON(part.text);
+  const shown = data !== null ? el("pre", JSON.stringify(data, null, 2), "json") : markdown(part.text);
+  const raw = el("pre", part.text, "raw");
+  raw.hidden = true;
+  toggle.addEventListener("click", () => {
+    raw.hidden = !raw.hidden;
+    shown.hidden = !raw.hidden;
+    toggle.textContent = raw.hidden ? "raw" : "rendered";
+  });
+  box.appendChild(shown);
+  box.appendChild(raw);
   if (part.cut) box.appendChild(el("p", "(" + part.cut + " more characters not shown)", "hint"));
   return box;
 }
@@ -267,6 +382,11 @@ async function init() {
   try {
     const meta = await getJSON("/api/meta");
     fillFilters(meta);
+    const legend = document.getElementById("legend");
+    for (const [name, meaning] of Object.entries(OUTCOMES)) {
+      legend.appendChild(el("dt", name));
+      legend.appendChild(el("dd", meaning));
+    }
     const head = document.getElementById("head");
     for (const [, title] of COLUMNS) head.appendChild(el("th", title));
   } catch (err) {
@@ -302,7 +422,7 @@ td.outcome.correct { color: #1f7a3a; }
 td.outcome.wrong, td.outcome.format_error, td.outcome.unparsable { color: #a4262c; }
 #detail { overflow: auto; max-height: calc(100vh - 9em); }
 #detail h2 { font-size: 1.1em; overflow-wrap: anywhere; }
-.columns { display: grid; grid-template-columns: 1fr 1fr; gap: 1em; }
+.columns { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 1em; }
 .block { margin-bottom: 0.8em; }
 .block h3 { font-size: 0.95em; margin: 0.6em 0 0.3em; color: #3b4550; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f8fafb; border: 1px solid #e3e7eb;
@@ -311,5 +431,16 @@ dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.1em 0.8em; ma
 dt { color: #56606b; }
 dd { margin: 0; overflow-wrap: anywhere; }
 .hint { color: #56606b; font-style: italic; }
+.markdown { background: #f8fafb; border: 1px solid #e3e7eb; padding: 0.2em 0.7em; font-size: 0.92em;
+            overflow-wrap: anywhere; }
+.markdown p { margin: 0.4em 0; }
+.markdown h4 { margin: 0.6em 0 0.2em; font-size: 1em; }
+.markdown table.md { width: auto; margin: 0.4em 0; }
+.markdown table.md th { position: static; background: #eef1f4; }
+.markdown code { background: #eef1f4; padding: 0 0.2em; }
+button.toggle { font-size: 0.8em; margin: 0 0 0 0.6em; padding: 0 0.4em; }
+dl.nested { grid-template-columns: max-content 1fr; font-size: 1em; }
+#legend { margin: 0.4em 0 0; font-size: 0.88em; color: #3b4550; }
+#legend dt { font-family: ui-monospace, monospace; }
 button { margin-top: 0.4em; }
 """

@@ -4,15 +4,18 @@ Every response of every run given (repeats and later runs included) is listed wi
 item, kind, outcome and the filters its suite adds (medphys: generator, level); the detail holds
 the item's messages, the reference, the grade, the structured answer (steps, value, tool log) and
 the blocks its suite adds (medphys: the parsed value and the named error modes a wrong answer
-matches, seed 000 Section G). Values are returned as data, never as markup.
+matches, seed 000 Section G). Values are returned as data, never as markup; floats are rounded to
+four significant figures for reading.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping
 
+from physbench.grading.types import OUTCOMES, outcome_meaning
 from physbench.report.document import json_safe
 from physbench.report.generic import passed
 from physbench.report.registry import SuiteReport, reports_for
@@ -26,6 +29,18 @@ MAX_PAGE = 500
 MAX_TEXT = 200_000  # characters of a response or message sent to the page; the rest is cut with a note
 MAX_FILTER_VALUE = 200
 MAX_ANSWER = 120  # characters of the one-line answer of a suite without its own reader
+SIGNIFICANT = 4  # figures a number is shown to: enough to compare with a band of 0.5%, no float noise
+
+
+def rounded(obj: Any, digits: int = SIGNIFICANT) -> Any:
+    """`obj` with every float rounded to `digits` significant figures (integers and text untouched)."""
+    if isinstance(obj, float):
+        return float(f"{obj:.{digits}g}") if math.isfinite(obj) else obj
+    if isinstance(obj, dict):
+        return {k: rounded(v, digits) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [rounded(v, digits) for v in obj]
+    return obj
 
 
 @dataclass(frozen=True)
@@ -95,8 +110,11 @@ class ResponseIndex:
         return out
 
     def meta(self) -> dict[str, Any]:
+        suite_outcomes = {o: text for rep in self.reports.values() for o, text in rep.outcomes.items()}
+        names = dict.fromkeys([*OUTCOMES, *self.facets()["outcome"]])
         return {"runs": self.runs, "facets": self.facets(), "total": len(self.entries), "filters": list(self.filters),
-                "columns": [list(c) for c in self.columns]}
+                "columns": [list(c) for c in self.columns],
+                "outcomes": {o: outcome_meaning(o, suite_outcomes) for o in names}}
 
     def query(self, filters: Mapping[str, str], offset: int = 0, limit: int = 100) -> dict[str, Any]:
         """Rows matching every given filter (exact values), a page of them from `offset`."""
@@ -109,10 +127,10 @@ class ResponseIndex:
 
     def row(self, e: Entry) -> dict[str, Any]:
         r, g = e.result, e.result.grade
-        return json_safe({
+        return rounded(json_safe({
             "id": e.index, **e.facets, "item": r.item.id, "repeat": r.repeat, "passed": passed(r),
             "answer": self.answer_text(r), "rel_error": g.rel_error if g else None, **e.columns,
-        })
+        }))
 
     def detail(self, index: int) -> dict[str, Any] | None:
         if not 0 <= index < len(self.entries):
@@ -123,7 +141,7 @@ class ResponseIndex:
         g = r.grade
         rep = self.reports.get(r.item.suite)
         extra = dict(rep.detail(r)) if rep is not None and rep.detail is not None else {}
-        return json_safe({
+        return rounded(json_safe({
             "id": e.index, **e.facets, "run_dir": e.run_dir, "item": r.item.id, "repeat": r.repeat,
             "messages": [{"role": m["role"], **_cut(m.get("content"))} for m in item["messages"]],
             "response": _cut(r.text), "finish_reason": r.finish_reason,
@@ -132,7 +150,7 @@ class ResponseIndex:
             "answer": _answer_data(r), "reference": item["reference"], "meta": item["meta"],
             "grade": g.to_dict() if g else None, "parsed": {"answer": self.answer_text(r)},
             "usage": r.usage, "latency_s": r.latency, "errors": r.errors, "blocks": [], **extra,
-        })
+        }))
 
 
 def _answer_data(r: "Result") -> Any:

@@ -31,7 +31,7 @@ STAT_SEED = 0
 NO_MODEL_PROTOCOLS = ("gold-library",)   # arms that call no model join every family
 # 003_* Tables 8 and 14: why a row has no valid answer
 NO_OUTPUT = ("no_program", "abstained", "no_answer")
-EXECUTOR_FAILURE = ("rejected", "raised", "blocked", "interrupted", "truncated")
+EXECUTOR_FAILURE = ("rejected", "raised", "blocked", "stopped_short", "truncated")
 UNREADABLE = ("bad_kind", "unreadable", "unparsable", "format_error")
 PROGRAM_OUTCOMES = ("no_program", "rejected", "raised", "bad_kind", "unreadable")
 

@@ -97,5 +97,5 @@ REPORT = SuiteReport(
     suite="medphys", analyse=analyse, lead_sections=lead_sections, sections=sections, figures=medphys_figures,
     captions=CAPTIONS, pairwise_kinds=("calculation",), same_answer=same_answer, same_answer_kinds=("calculation",),
     flagged=flagged, verdict_kinds=med.CHECK_KINDS, facets=("generator", "level"), facet_values=facet_values,
-    answer_text=answer_text, columns=COLUMNS, row=row, detail=detail,
+    answer_text=answer_text, columns=COLUMNS, row=row, detail=detail, breaks_down_groups=True,
 )

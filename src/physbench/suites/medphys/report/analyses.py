@@ -28,7 +28,7 @@ FORMATS = {"worksheet_check": "worksheet", "result_check": "result"}
 ERROR_KINDS = ("omitted factor", "formula", "unit", "arithmetic")  # Table 19
 SIZE_BINS = ("under 5%", "5–20%", "over 20%")  # Table 20
 # responses that ended without an answer to grade: Table 2 gives accuracy on the others beside the full one
-INCOMPLETE_OUTCOMES = frozenset({"blocked", "interrupted", "truncated"})
+INCOMPLETE_OUTCOMES = frozenset({"blocked", "stopped_short", "truncated"})
 # omissions whose mode name does not end in "_omitted": the PDD transfer to d_max (seed 000, Table 19)
 OMITTED_FACTOR_MODES = frozenset({("tg51", "output_at_10cm")})
 
@@ -129,7 +129,7 @@ def _cell(name: str, rs: Sequence["Result"]) -> dict[str, Any]:
 
 
 def completed(r: "Result") -> bool:
-    """The response ended with something to grade: not blocked, interrupted or truncated (seed 000 § 6.4)."""
+    """The response ended with something to grade: not blocked, stopped short (the paper's "interrupted") or truncated (seed 000 § 6.4)."""
     return r.grade is not None and r.grade.outcome not in INCOMPLETE_OUTCOMES
 
 

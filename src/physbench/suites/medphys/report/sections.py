@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
+
+from physbench.core.errors import UserError
+from physbench.suites.medphys.generators import get_generator
 
 from physbench.suites.medphys.report.analyses import ERROR_KINDS, SIZE_BINS
 from physbench.report.tables import (
@@ -12,6 +15,19 @@ from physbench.report.tables import (
 
 def _acc(cell: Mapping[str, Any] | None) -> str:
     return DASH if not cell else pct_ci(cell["accuracy"], cell["ci_low"], cell["ci_high"])
+
+
+def generator_names(codes: Iterable[str]) -> str:
+    """'tg51 = Photon beam calibration, AAPM TG-51 ...; mu = ...': each generator code with its title, once."""
+    parts = []
+    for code in dict.fromkeys(codes):
+        try:
+            gen = get_generator(code)
+        except UserError:  # a generator this version does not know: its code alone
+            parts.append(code)
+            continue
+        parts.append(f"{code} = {gen.title}, {gen.document}")
+    return "; ".join(parts)
 
 
 def scores_section(med: Mapping[str, Any]) -> Section:
@@ -33,12 +49,12 @@ def scores_section(med: Mapping[str, Any]) -> Section:
         done = {r["model"]: r for r in acc["completed"]}
         tables.append(Table(
             "Calculation accuracy over every response and over the completed ones only, leaving out responses "
-            "that were blocked, interrupted or truncated without an answer (Table 2's figure in parentheses), "
+            "that were blocked, stopped short or truncated without an answer (Table 2's figure in parentheses), "
             "% (exact 95% CI).",
             ["model", "items", "completed", "accuracy % (95% CI)", "on completed % (95% CI)"],
             [[r["model"], str(r["n"]), str(done[r["model"]]["n"]), _acc(r), _acc(done[r["model"]])]
              for r in acc["overall"] if r["model"] in done]))
-    return Section("scores", "Scores", "One line per model, as seed 000 Table 2 summarises a run.", tables)
+    return Section("scores", "Scores", "One line per model, as the MedPhysBench paper summarises a run in its Table 2.", tables)
 
 
 def accuracy_section(acc: Mapping[str, Any] | None, note: str | None) -> Section:
@@ -64,9 +80,9 @@ def accuracy_section(acc: Mapping[str, Any] | None, note: str | None) -> Section
                     ["generator", "level"] + models,
                     [[g, str(lv)] + [cell_text(m, g, lv) for m in models] for g, lv in cells],
                     [False, True] + [True] * len(models))
-    text = "Calculation items only; one response per item (the first of the primary run)."
-    return Section("accuracy", title, text, [overall, by_level, by_cell],
-                   figures=["accuracy_by_level", "accuracy_letters"])
+    text = ("Calculation items only; one response per item (the first of the primary run). Generators: "
+            + generator_names(g for g, _ in cells) + ".")
+    return Section("accuracy", title, text, [overall, by_level, by_cell], figures=["accuracy_by_level", "accuracy_letters"])
 
 
 def checking_section(med: Mapping[str, Any], note: str | None) -> Section:
@@ -104,7 +120,7 @@ def checking_section(med: Mapping[str, Any], note: str | None) -> Section:
                            str(r["j_verdict"]["correct_n"]), diff(r["j_verdict"]["j"])] for r in rows_in],
                          [False, False] + [True] * 4)
     text = ("A response without a verdict is a miss on a planted error and neither an alarm nor an acceptance on a "
-            "correct calculation; detection uses the verdict alone (seed 000 Table 9, Section F).")
+            "correct calculation; detection uses the verdict alone (MedPhysBench paper, Table 9 and Section F).")
     return Section("checking", title, text, [table9, rates_table, verdict_only], figures=["operating_points"])
 
 
@@ -143,7 +159,7 @@ def quantity_section(rows: Any, note: str | None) -> Section:
                   ["model", "all", "n", "excluded", "n", "p", "p (Holm)"],
                   [[r["model"], estimate(r["all"]), str(r["all"]["n"]), estimate(r["excluded"]), str(r["excluded"]["n"]),
                     pvalue((r["paired"] or {}).get("p")), pvalue((r["paired"] or {}).get("p_holm"))] for r in rows])
-    return Section("quantity", title, "Seed 000 Table 15.", [table])
+    return Section("quantity", title, "As in the MedPhysBench paper, Table 15.", [table])
 
 
 def kinds_sizes_section(rows: Any, note: str | None) -> Section:
@@ -158,7 +174,7 @@ def kinds_sizes_section(rows: Any, note: str | None) -> Section:
                   ["model", "format"] + list(SIZE_BINS),
                   [[r["model"], r["format"]] + [pct_n(r["by_size"][b]["k"], r["by_size"][b]["n"]) for b in SIZE_BINS]
                    for r in rows], [False, False] + [True] * len(SIZE_BINS))
-    return Section("kinds_sizes", title, "Seed 000 Tables 19 and 20.", [kinds, sizes], figures=["detection_by_size"])
+    return Section("kinds_sizes", title, "As in the MedPhysBench paper, Tables 19 and 20.", [kinds, sizes], figures=["detection_by_size"])
 
 
 def attribution_section(attr: Any, note: str | None) -> Section:
@@ -178,7 +194,7 @@ def attribution_section(attr: Any, note: str | None) -> Section:
                   [False, False, True, False])
     text = ("A wrong answer is attributed when it lies within the item's band of an error mode's answer on that "
             "item; the null applies each wrong answer's ratio to its reference to the other items of the same "
-            "generator and level (seed 000 Section G). A numeric match can name the wrong error.")
+            "generator and level (MedPhysBench paper, Section G). A numeric match can name the wrong error.")
     return Section("attribution", title, text, [rates, modes])
 
 
@@ -218,4 +234,4 @@ def comparator_section(comp: Any, solved: Any, real: Any, note: str | None) -> S
             ["model", "false alarms: solved", "not solved", "p (cells)", "worksheet detection: solved",
              "not solved", "p (cells)"],
             [[r["model"]] + part(r["false_alarms"], False) + part(r["worksheet_misses"], True) for r in solved]))
-    return Section("comparator", title, "Seed 000 Section I, Tables 21 and 22.", tables)
+    return Section("comparator", title, "As in the MedPhysBench paper, Section I and Tables 21 and 22.", tables)

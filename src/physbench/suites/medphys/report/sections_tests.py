@@ -31,7 +31,7 @@ def targeted_section(rows: Sequence[Mapping[str, Any]] | None, note: str | None)
                   ["model", "planted error", "sets", "own: correct", "own: with the error", "worksheet detected",
                    "localised", "result detected", "false alarms: worksheet", "result (with the error)"],
                   [line(r) for r in rows], [False, False] + [True] * 8)
-    text = ("Seed 000 § 6.3 and Table 24: each parameter set gives a calculation, a planted worksheet and result "
+    text = ("MedPhysBench paper, § 6.3 and Table 24: each parameter set gives a calculation, a planted worksheet and result "
             "and their correct twins, which share a pair id.")
     return Section("targeted", title, text, [table], figures=["targeted"])
 
@@ -53,6 +53,6 @@ def detectability_section(rows: Sequence[Mapping[str, Any]] | None, note: str | 
                   [[words, str(groups[key]["n"]), span(groups[key])] for key, words in SIZE_GROUPS]
                   + [["never changes the answer here", str(groups["never_applicable"]["n"]), DASH]],
                   [False, True, True])
-    text = ("Each named error mode applied to the calculation items of these runs (seed 000 Figure 5 and Table 6, "
+    text = ("Each named error mode applied to the calculation items of these runs (MedPhysBench paper, Figure 5 and Table 6, "
             "there on 500 draws per level; `physbench medphys verify` measures those). No model is involved.")
     return Section("detectability", title, text, [table], figures=["detectability"])
