@@ -129,7 +129,7 @@ def _cell(name: str, rs: Sequence["Result"]) -> dict[str, Any]:
 
 
 def completed(r: "Result") -> bool:
-    """The response ended with something to grade: not blocked, stopped short (the paper's "interrupted") or truncated (seed 000 § 6.4)."""
+    """The response ended with something to grade: not blocked, stopped short or truncated (seed 000 § 6.4)."""
     return r.grade is not None and r.grade.outcome not in INCOMPLETE_OUTCOMES
 
 
