@@ -31,7 +31,7 @@ TARGETED = f"targeted:mu:3:{ISQ}:4"
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
-def test_accuracy_on_completed_responses_leaves_blocked_truncated_and_interrupted_out():
+def test_accuracy_on_completed_responses_leaves_blocked_truncated_and_stopped_short_out():
     items = [calculation_item("mu", 1, seed) for seed in range(10)]
     answers = [(boxed(reference_of(i).value, "MU"), "stop") for i in items[:4]]
     answers += [("I am sorry, but I can't help with that.", "content_filter")] * 2
@@ -40,7 +40,7 @@ def test_accuracy_on_completed_responses_leaves_blocked_truncated_and_interrupte
     results = [dataclasses.replace(respond(i, text), finish_reason=reason, grade=grade_item(i, text, reason))
                for i, (text, reason) in zip(items, answers)]
     outcomes = [r.grade.outcome for r in results]
-    assert outcomes == ["correct"] * 4 + ["blocked"] * 2 + ["truncated", "interrupted"] + ["wrong"] * 2
+    assert outcomes == ["correct"] * 4 + ["blocked"] * 2 + ["truncated", "stopped_short"] + ["wrong"] * 2
     acc = accuracy([fake_run("m", results)])
     (full,), (done,) = acc["overall"], acc["completed"]
     assert (full["n"], full["n_correct"]) == (10, 4)
