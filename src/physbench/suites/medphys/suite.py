@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable
 
-from physbench.suites.medphys.grade import grade_item
-
 if TYPE_CHECKING:
     from physbench.core.items import Item
     from physbench.grading.types import Grade
@@ -30,6 +28,9 @@ class MedphysSuite:
         return split_items(split, key=key, benchmark_version=options.get("benchmark_version"), limit=limit)
 
     def grade(self, item: "Item", answer: "Answer") -> "Grade":
+        """The core grader for the item's kind (imported at the first grade: pint loads then)."""
+        from physbench.suites.medphys.grade import grade_item
+
         return grade_item(item, answer.text, answer.finish_reason)
 
     @property
