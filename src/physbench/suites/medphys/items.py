@@ -23,13 +23,18 @@ def item_id(generator: str, level: int, kind: str, seed: int | None = None, tag:
     return f"{get_version(version).id_prefix}/{generator}/L{level}/{KIND_TAGS[kind]}/{suffix}"
 
 
+def group_name(generator: str, level: int) -> str:
+    """The cell of a generator and level, `GEN/L{level}` (the unit of stratification and reporting)."""
+    return f"{generator}/L{level}"
+
+
 def base_meta(gen: Generator, level: int, seed: int | None, p: Any, version: Version | str | None = None) -> dict[str, Any]:
     spec = gen.level(level)
     return {
         "generator": gen.name,
         "level": level,
         "seed": seed,
-        "group": f"{gen.name}/L{level}",
+        "group": group_name(gen.name, level),
         "unit": spec.unit(p),
         "quantity": spec.quantity(p),
         "planted": None,

@@ -15,7 +15,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 from pathlib import Path
-from typing import Any, Iterator
+from dataclasses import dataclass
+from typing import Any, Iterator, Sequence
 
 from physbench.core.errors import UserError
 from physbench.core.hashing import params_hash
@@ -23,8 +24,9 @@ from physbench.core.items import Item
 from physbench.suites.medphys.base import Generator, draw, params_to_dict
 from physbench.suites.medphys.checks import check_items
 from physbench.suites.medphys.generators import LEVELS, available_generators, get_generator
-from physbench.suites.medphys.items import calculation_item
+from physbench.suites.medphys.items import calculation_item, group_name
 from physbench.suites.medphys.planting import planted_error
+from physbench.suites.medphys.selection import choose_draws, stratified
 from physbench.suites.medphys.versions import Version, get_version
 
 DEV_SEEDS = range(10)
@@ -63,9 +65,56 @@ def draw_items(gen: Generator, level: int, seed: int, *, planted: bool, public: 
     return items
 
 
+@dataclass(frozen=True)
+class PlannedDraw:
+    """One draw of a split before it is generated: generator, level, its number (the public seed, or
+    the index within its cell for the keyed splits) and whether its checks show the planted error."""
+
+    gen: Generator
+    level: int
+    number: int
+    planted: bool
+
+    @property
+    def cell(self) -> str:
+        return group_name(self.gen.name, self.level)
+
+    def kinds(self) -> tuple[str, ...]:
+        """The kinds of the items `draw_items` builds from this draw, in its order."""
+        return ("calculation", "worksheet_check", "result_check") if self.gen.checking else ("calculation",)
+
+
+def dev_plan() -> list[PlannedDraw]:
+    return [PlannedDraw(g, level, seed, seed % 2 == 1)
+            for g in available_generators() for level in LEVELS for seed in DEV_SEEDS]
+
+
+def heldout_plan(per_cell: int) -> list[PlannedDraw]:
+    return [PlannedDraw(g, level, index, index % 2 == 1)
+            for g in available_generators() for level in LEVELS for index in range(per_cell)]
+
+
+def build_draws(plan: Sequence[PlannedDraw], key: bytes | None, v: Version) -> list[list[Item]]:
+    """The items of each planned draw: public seeds without a key, the key's secret seeds with one
+    (in each cell only as many secret seeds are derived as the deepest planned draw needs)."""
+    if key is None:
+        return [draw_items(d.gen, d.level, d.number, planted=d.planted, version=v) for d in plan]
+    if len(key) != KEY_BYTES:
+        raise UserError("the medphys test key must be 32 bytes (raw, or 64 hex digits in the key file)")
+    depth: dict[tuple[str, int], int] = {}  # (generator, level) -> secret seeds needed
+    for d in plan:
+        depth[(d.gen.name, d.level)] = max(depth.get((d.gen.name, d.level), 0), d.number + 1)
+    secret = {(name, level): list(heldout_draws(key, get_generator(name), level, n, v.legacy_conventions))
+              for (name, level), n in depth.items()}
+    out = []
+    for d in plan:
+        _, seed, tag = secret[(d.gen.name, d.level)][d.number]
+        out.append(draw_items(d.gen, d.level, seed, planted=d.planted, public=False, tag=tag, version=v))
+    return out
+
+
 def dev_items(version: Version | str | None = None) -> list[Item]:
-    return [item for g in available_generators() for level in LEVELS for seed in DEV_SEEDS
-            for item in draw_items(g, level, seed, planted=seed % 2 == 1, version=version)]
+    return [item for items in build_draws(dev_plan(), None, get_version(version)) for item in items]
 
 
 def _mac(key: bytes, label: str) -> bytes:
@@ -91,15 +140,7 @@ def heldout_draws(key: bytes, gen: Generator, level: int, per_cell: int = TEST_P
 
 def heldout_items(key: bytes, per_cell: int = TEST_PER_CELL, version: Version | str | None = None) -> list[Item]:
     """The test split (`per_cell` = 20) or its stratified half (`per_cell` = 10) for a 32-byte key."""
-    if len(key) != KEY_BYTES:
-        raise UserError("the medphys test key must be 32 bytes (raw, or 64 hex digits in the key file)")
-    v = get_version(version)
-    out = []
-    for g in available_generators():
-        for level in LEVELS:
-            for index, seed, tag in heldout_draws(key, g, level, per_cell, v.legacy_conventions):
-                out += draw_items(g, level, seed, planted=index % 2 == 1, public=False, tag=tag, version=v)
-    return out
+    return [item for items in build_draws(heldout_plan(per_cell), key, get_version(version)) for item in items]
 
 
 def targeted_items(generator: str, level: int, mode: str, n: int = 20, start: int = 1000,
@@ -139,28 +180,41 @@ def needs_key(split: str) -> bool:
 
 
 def split_items(split: str, *, key: bytes | None = None, benchmark_version: Version | str | None = None,
-                **options: Any) -> list[Item]:
-    """Items of `split` in a stable order: generator (Table 1 order), level, seed, kind.
+                limit: int | None = None, **options: Any) -> list[Item]:
+    """Items of `split` in a stable order: generator (Table 1 order), level, seed, kind; with `limit`,
+    that many stratified by kind and cell (selection.py), and only their draws are generated.
 
     `benchmark_version` is '1.0' or '1.1' (default); other options are not known to this suite.
     """
     if options:
         raise UserError(f"unknown medphys option(s): {', '.join(sorted(options))}; known: benchmark_version")
     v = get_version(benchmark_version)
+    if split.startswith("targeted:"):
+        items = _targeted(split, v)
+        return items if limit is None else stratified(items, limit)
     if split == "dev":
-        return dev_items(v)
-    if needs_key(split):
+        plan = dev_plan()
+    elif needs_key(split):
         if key is None:
             raise UserError(f"the {split} split needs --key-file")
-        return heldout_items(key, TEST_PER_CELL if split == "test" else HALF_PER_CELL, v)
-    if split.startswith("targeted:"):
-        parts = split.split(":")[1:]
-        if len(parts) not in (3, 4, 5):
-            raise UserError("targeted split: targeted:GEN:LEVEL:MODE[:N[:START]]")
-        try:
-            numbers = [int(x) for x in parts[3:]]
-            level = int(parts[1])
-        except ValueError:
-            raise UserError("targeted split: LEVEL, N and START must be integers") from None
-        return targeted_items(parts[0], level, parts[2], *numbers, version=v)
-    raise UserError(f"unknown split {split!r}; known: {', '.join(SPLITS)}")
+        plan = heldout_plan(TEST_PER_CELL if split == "test" else HALF_PER_CELL)
+    else:
+        raise UserError(f"unknown split {split!r}; known: {', '.join(SPLITS)}")
+    if limit is None:
+        return [item for items in build_draws(plan, key, v) for item in items]
+    positions, chosen = choose_draws(plan, limit)
+    built = dict(zip(positions, build_draws([plan[p] for p in positions], key, v)))
+    return [built[d][k] for d, k in chosen]
+
+
+def _targeted(split: str, v: Version) -> list[Item]:
+    """targeted:GEN:LEVEL:MODE[:N[:START]] (its draws are found by search, so it is built whole)."""
+    parts = split.split(":")[1:]
+    if len(parts) not in (3, 4, 5):
+        raise UserError("targeted split: targeted:GEN:LEVEL:MODE[:N[:START]]")
+    try:
+        numbers = [int(x) for x in parts[3:]]
+        level = int(parts[1])
+    except ValueError:
+        raise UserError("targeted split: LEVEL, N and START must be integers") from None
+    return targeted_items(parts[0], level, parts[2], *numbers, version=v)
