@@ -50,6 +50,18 @@ def arm_options(arm: str | None, data: str | None, library_subset: str | None) -
     return tuple((name, value) for name, value in pairs if value is not None)
 
 
+def arm_protocol(suite: str, arm: str) -> str:
+    """The protocol that asks an arm (the suite's `arm_protocol`, which refuses an unknown arm), else the arm's name."""
+    from physbench.core.errors import UserError
+    from physbench.core.registry import get_suite
+
+    try:
+        own = getattr(get_suite(suite), "arm_protocol", None)
+    except UserError:
+        return arm  # the run itself reports the unknown suite
+    return own(arm) if callable(own) else arm
+
+
 def default_model(suite: str, protocol: str) -> str:
     """`none` where the suite says the arm or protocol calls no model (clincalc's Gold-Solve library),
     else the local model."""
@@ -141,7 +153,7 @@ def register(app: typer.Typer) -> None:
         from physbench.runner.evaluate import EvalConfig, evaluate
 
         item_options = arm_options(arm, data, library_subset) + parse_item_options(option)
-        protocol = protocol or arm or "direct"
+        protocol = protocol or (arm_protocol(suite, arm) if arm else "direct")
         model = model or default_model(suite, arm or protocol)
         config = EvalConfig(suite=suite, split=split, model=model, protocol=protocol, base_url=base_url,
                             api_key_env=api_key_env, limit=limit, repeats=repeats, concurrency=concurrency,

@@ -114,6 +114,13 @@ class ClinCalcSuite:
         random.Random(arms.seed_of(repeat)).shuffle(order)
         return order
 
+    def arm_protocol(self, arm: str) -> str:
+        """The protocol of `--arm ARM` (an arm's own name or an old one); a UserError for an unknown arm."""
+        name = arms.canonical(arm)
+        if name is None:
+            raise UserError(f"unknown clincalc arm {arm!r}; choose one of {', '.join(ARMS)}")
+        return name
+
     def calls_model(self, arm_or_protocol: str) -> bool:
         """False for the arms (and their protocols) that need no model: `physbench eval` then uses `none`."""
         return arms.canonical(arm_or_protocol) not in arms.NO_MODEL_ARMS
