@@ -65,7 +65,6 @@ def _run(arm: str, item, replies: list[str], repeat: int = 0, tmp_path=None) -> 
     path = tmp_path / f"{arm}-{repeat}.jsonl"
     path.write_text(json.dumps({"id": item.id, "responses": replies}) + "\n")
     ledger = CallLedger(ReplayModel(str(path)), item, {}, RetryPolicy(max_attempts=1), repeat=repeat)
-    ledger._turn_aware = True  # the replay model answers call k with element k
     return asyncio.run(make(arm).run(item, ledger)), ledger
 
 
