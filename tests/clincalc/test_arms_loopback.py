@@ -67,3 +67,15 @@ def test_the_first_arm_names_still_run(cli, tmp_path):
             "--run-dir", str(tmp_path / "run"), "--quiet", "--json")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["n_correct"] == 2
+
+
+def test_a_missing_data_file_or_a_bad_library_subset_is_one_line_and_writes_nothing(cli, tmp_path):
+    r = cli("eval", "clincalc", "--arm", "gold-solve-library", "--data", str(tmp_path / "none.csv"),
+            "--run-dir", str(tmp_path / "a"))
+    assert r.returncode == 2 and "no such data file" in r.stderr and not (tmp_path / "a").exists()
+    bad = tmp_path / "ids.txt"
+    bad.write_text("2, 999\n")
+    r = cli("eval", "clincalc", "--arm", "gold-solve-library", "--library-subset", str(bad),
+            "--run-dir", str(tmp_path / "b"))
+    assert r.returncode == 2 and "999" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "b").exists()

@@ -193,10 +193,19 @@ class LibraryFirst:
         return replace(answer, detail={**answer.detail, "route": self.route, "library_why": why, "seed": _seed(ask)})
 
 
-def _program(name: str, max_tokens: int, vote: int = 1, repair: int = 0) -> Program:
-    program = Program(vote=vote, repair=repair, temperature=arms.GREEDY, max_tokens=max_tokens)
-    program.name = name
-    return program
+class ArmProgram(Program):
+    """The core `program` protocol with an arm's name, decoding and token cap; records the seed."""
+
+    def __init__(self, name: str, max_tokens: int, vote: int = 1, repair: int = 0) -> None:
+        super().__init__(vote=vote, repair=repair, temperature=arms.GREEDY, max_tokens=max_tokens)
+        self.name = name
+
+    async def run(self, item: "Item", ask: Ask) -> Answer:
+        answer = await super().run(item, ask)
+        return replace(answer, detail={**answer.detail, "seed": _seed(ask)})
+
+
+_program = ArmProgram
 
 
 def make(name: str, subset: str | None = None) -> "Protocol":
