@@ -27,11 +27,13 @@ def test_the_oracle_scores_every_row_in_each_arm(cli, tmp_path, arm, protocol):
 def test_each_arm_shows_what_the_paper_says_it_shows():
     row_items = {arm: SUITE.items(arm=arm, limit=1)[0] for arm in ARMS}
     text = {arm: item.messages[1].content for arm, item in row_items.items()}
-    assert "Formula:" in text["open-book"] and "Variables (from the note)" in text["program"]
-    assert "Formula:" not in text["note-only"] and "Formula:" not in text["blind-program"]
-    assert "Variables (from the note)" not in text["blind-program"] and "solve()" in text["blind-program"]
-    assert row_items["program"].protocol_data["program"]["policy"] == "strict"
-    assert row_items["open-book"].id.startswith("clincalc/row/")
+    assert "Formula:" in text["open-book-arithmetic"] and "Variables (from the note)" in text["program-solve"]
+    assert "Formula:" not in text["note-only"] and "Formula:" not in text["blind-program-solve"]
+    assert "Formula:" not in text["page-without-formula"] and "Variables (from the note)" in text["page-without-formula"]
+    assert "Variables (from the note)" not in text["blind-program-solve"] and "solve()" in text["blind-program-solve"]
+    assert "Variables (from the note)" not in text["note-only"] and "Variables (from the note)" in text["note-only-gold"]
+    assert row_items["program-solve"].protocol_data["program"]["policy"] == "strict"
+    assert row_items["open-book-arithmetic"].id.startswith("clincalc/row/")
 
 
 def _item(calc_id: int, arm: str):
@@ -39,7 +41,7 @@ def _item(calc_id: int, arm: str):
 
 
 def test_program_values_are_scored_by_kind_and_protocol_outcomes_kept():
-    date_item = _item(13, "program")  # Naegele's rule: a date
+    date_item = _item(13, "program-solve")  # Naegele's rule: a date
     gold = date_item.reference["ground_truth"]
     ok = SUITE.grade(date_item, SimpleNamespace(text="", value=gold, outcome=None, detail={}))
     assert ok.passed
@@ -49,14 +51,14 @@ def test_program_values_are_scored_by_kind_and_protocol_outcomes_kept():
 
 
 def test_a_decimal_is_correct_inside_the_limits_only():
-    item = _item(6, "open-book")  # BMI
+    item = _item(6, "open-book-arithmetic")  # BMI
     lo, hi = float(item.reference["lower"]), float(item.reference["upper"])
     assert SUITE.grade(item, SimpleNamespace(text=f"Final answer: {lo}", outcome=None, detail={})).passed
     assert not SUITE.grade(item, SimpleNamespace(text=f"Final answer: {hi * 1.01}", outcome=None, detail={})).passed
 
 
 def test_an_extraction_the_library_cannot_use_abstains():
-    item = _item(6, "extract-library")
+    item = _item(6, "extract-solve-library")
     g = SUITE.grade(item, SimpleNamespace(text='{"weight": "a lot"}', outcome=None, detail={}))
     assert g.outcome == "abstained" and not g.passed
     g = SUITE.grade(item, SimpleNamespace(text="no json here", outcome=None, detail={}))

@@ -44,6 +44,12 @@ def parse_item_options(pairs: list[str] | None) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+def arm_options(arm: str | None, data: str | None, library_subset: str | None) -> tuple[tuple[str, str], ...]:
+    """`--arm`, `--data` and `--library-subset` as the suite's item options of those names."""
+    pairs = (("arm", arm), ("data", data), ("library_subset", library_subset))
+    return tuple((name, value) for name, value in pairs if value is not None)
+
+
 def summary_lines(summary: dict, status: str, wall_s: float, attempted: int, skipped: int) -> list[str]:
     """The short text summary printed at the end of a run."""
     from physbench.report.markdown import interval_text
@@ -93,8 +99,8 @@ def register(app: typer.Typer) -> None:
         suite: str = typer.Argument(..., help="Suite name, e.g. medphys."),
         split: str = typer.Option("dev", "--split", help="dev (public) or test (needs --key-file)."),
         model: Optional[str] = typer.Option(None, "--model",
-                                            help="openai/NAME, local, oracle, constant:TEXT, replay:FILE, none, or a "
-                                                 "suite's model (default: local; none where the protocol calls no model)."),
+                                            help="openai/NAME, local (the default), oracle, constant:TEXT, "
+                                                 "replay:FILE, or a suite's model; none where the protocol calls no model."),
         base_url: Optional[list[str]] = typer.Option(None, "--base-url",
                                                      help="OpenAI-compatible endpoint, e.g. http://host:8000/v1; "
                                                           "repeat it to spread requests over several servers."),
@@ -111,7 +117,14 @@ def register(app: typer.Typer) -> None:
         max_tokens: Optional[int] = typer.Option(None, "--max-tokens",
                                                  help="Output token limit (default: the model's)."),
         protocol: Optional[str] = typer.Option(None, "--protocol",
-                                               help="How the model is asked (default: the suite's, else direct)."),
+                                               help="How the model is asked (default: the suite's or the arm's, else direct)."),
+        arm: Optional[str] = typer.Option(None, "--arm", help="A suite's arm, e.g. program-solve for clincalc: "
+                                                              "its prompts and its protocol."),
+        data: Optional[str] = typer.Option(None, "--data", help="A suite's dataset file (or hub), e.g. the "
+                                                                "MedCalc-Bench Verified test split for clincalc."),
+        library_subset: Optional[str] = typer.Option(None, "--library-subset",
+                                                     help="clincalc: restrict the library to the calculator ids "
+                                                          "listed in FILE."),
         key_file: Optional[str] = typer.Option(None, "--key-file", help="Secret key of the test split."),
         timeout: float = typer.Option(600.0, "--timeout", help="Seconds per request before it counts as timed out."),
         max_attempts: int = typer.Option(6, "--max-attempts", help="Tries per model call on transient faults."),
@@ -133,6 +146,8 @@ def register(app: typer.Typer) -> None:
         """Run a model on a suite; every graded attempt goes to the run's store at once."""
         from physbench.runner.evaluate import EvalConfig, evaluate
 
+        item_options = (arm_options(arm, data, library_subset) + parse_item_options(option)
+                        + ((("system", system),) if system else ()))
         config = EvalConfig(suite=suite, split=split, model=model, protocol=protocol,
                             base_url=tuple(base_url) if base_url else None,
                             api_key_env=api_key_env, limit=limit, repeats=repeats, concurrency=concurrency,
@@ -140,7 +155,7 @@ def register(app: typer.Typer) -> None:
                             max_attempts=max_attempts, retry_delay_s=retry_delay, max_retry_after_s=max_retry_after,
                             seed=seed, price_table=price_table,
                             key=_read_key(key_file) if key_file else None, quiet=quiet,
-                            item_options=parse_item_options(option) + ((("system", system),) if system else ()))
+                            item_options=item_options)
         result = evaluate(config)
         if as_json:
             out = dict(result.summary, status=result.status, wall_s=result.wall_s, attempted=result.attempted,

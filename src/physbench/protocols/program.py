@@ -2,7 +2,8 @@
 value is the answer. Options: `vote=K` (K samples at temperature 0.7; a value returned at least
 twice wins, ties to the first; else the first computed value; "abstained" if none ran) and
 `repair=N` (after a failed run, a corrective turn with the original prompt, the previous reply
-and the executor's error string, at most N times)."""
+and the executor's error string, at most N times). A suite's arm may also fix the decoding:
+`temperature` for the single (greedy) call and `max_tokens` for every call."""
 
 from __future__ import annotations
 
@@ -74,10 +75,12 @@ def _key(value: Any) -> str:
 
 
 class Program:
-    def __init__(self, vote: int = 1, repair: int = 0) -> None:
+    def __init__(self, vote: int = 1, repair: int = 0, *, temperature: float | None = None,
+                 max_tokens: int | None = None) -> None:
         if vote < 1 or repair < 0 or vote > 50 or repair > 10:
             raise UserError("program options: vote must be 1..50 and repair 0..10")
         self.vote, self.repair = vote, repair
+        self.temperature, self.max_tokens = temperature, max_tokens
         self.name = "program" + (f":vote={vote}" if vote > 1 else "") + (f":repair={repair}" if repair else "")
 
     async def _one(self, item: "Item", ask: Ask, spec: dict[str, Any], label: str,
@@ -102,10 +105,12 @@ class Program:
     async def run(self, item: "Item", ask: Ask) -> Answer:
         spec = _spec(item)
         turns: list[Turn] = []
+        cap = {} if self.max_tokens is None else {"max_tokens": self.max_tokens}
         if self.vote == 1:
-            outcome, value, detail, reply = await self._one(item, ask, spec, "program", turns)
+            greedy = {} if self.temperature is None else {"temperature": self.temperature}
+            outcome, value, detail, reply = await self._one(item, ask, spec, "program", turns, **greedy, **cap)
             return Answer(reply.text, reply.finish_reason, tuple(turns), value=value, outcome=outcome, detail=detail)
-        runs = [await self._one(item, ask, spec, f"sample-{k + 1}", turns, temperature=VOTE_TEMPERATURE)
+        runs = [await self._one(item, ask, spec, f"sample-{k + 1}", turns, temperature=VOTE_TEMPERATURE, **cap)
                 for k in range(self.vote)]
         computed = [r for r in runs if r[0] is None]
         counts: dict[str, int] = {}

@@ -60,7 +60,7 @@ class Engine:
         if self._one_call:
             return await self._one_call_attempt(item, repeat)
         started = time.time()
-        ledger = CallLedger(self.model, item, self._params(item, repeat), self.policy)
+        ledger = CallLedger(self.model, item, self._params(item, repeat), self.policy, repeat=repeat)
         status, text, finish, data = "error", None, None, None
         try:
             answer = await self.protocol.run(item, ledger)
@@ -89,7 +89,7 @@ class Engine:
             try:
                 reply = await self.model.generate(item.messages, item=item, **params)
             except ModelError as exc:
-                ledger = self._after_first_try(item, params)
+                ledger = self._after_first_try(item, params, repeat)
                 reply = await ledger.retry(item.messages, exc)
                 ledger.account(reply)
             if ledger is None:  # answered at the first try: the sums are this call's own figures (as account())
@@ -99,16 +99,16 @@ class Engine:
                                      usage, cost, latency, 1, 1, [], None, [dict(extras)] if extras else None)
             return _record(item, repeat, "answered", started, reply.text, reply.finish_reason, ledger, None)
         except AttemptFailed:  # the ledger holds every error
-            ledger = ledger or self._after_first_try(item, params)
+            ledger = ledger or self._after_first_try(item, params, repeat)
             return _record(item, repeat, "error", started, None, None, ledger, None)
         except Exception as exc:  # a model bug must not stop the run
-            ledger = ledger or self._after_first_try(item, params)
+            ledger = ledger or self._after_first_try(item, params, repeat)
             ledger.errors.append(_bug(exc))
             return _record(item, repeat, "error", started, None, None, ledger, None)
 
-    def _after_first_try(self, item: "Item", params: dict[str, Any]) -> CallLedger:
+    def _after_first_try(self, item: "Item", params: dict[str, Any], repeat: int) -> CallLedger:
         """The ledger of a one-call attempt whose first try has been made."""
-        ledger = CallLedger(self.model, item, params, self.policy)
+        ledger = CallLedger(self.model, item, params, self.policy, repeat=repeat)
         ledger.calls = ledger.tries = 1
         return ledger
 

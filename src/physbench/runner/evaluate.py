@@ -260,7 +260,9 @@ def evaluate(c: EvalConfig) -> EvalResult:
     failure: str | None = None
     try:
         done = store.done_keys()
-        work = [(item, r) for r in range(c.repeats) for item in items if (item.id, r) not in done]
+        order = getattr(suite, "case_order", None)  # a suite whose seeds fix the case order (clincalc)
+        work = [(item, r) for r in range(c.repeats) for item in (order(items, r) if callable(order) else items)
+                if (item.id, r) not in done]
         tally = Tally(total=len(items) * c.repeats, done_before=len(items) * c.repeats - len(work))
         store.begin_session()
         store.write_items(items)

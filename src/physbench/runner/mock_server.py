@@ -1,7 +1,9 @@
 """A loopback OpenAI-compatible chat server for tests and benchmarks, with scripted faults.
 
 Replies are instant unless told otherwise. The reply text is the rest of a `mock-reply:` line in
-the last user message, else the configured default. Fault rules match a substring of the request
+the last user message, else the first reply rule whose `match` is a substring of the request body
+(`replies`: [{"match", "reply"}], for protocols that send different prompts), else the configured
+default. Fault rules match a substring of the request
 body and play a sequence, one step per matching request (the last step repeats):
 `ok`, `429` (with Retry-After), `500`, `503`, `400`, `401`, `timeout` (no reply for `hang_s`),
 `close` (drop the connection), `malformed` (broken JSON), `length` (half the text, finish_reason
@@ -44,13 +46,15 @@ class MockConfig:
     hang_s: float = 30.0
     faults: list[FaultRule] = field(default_factory=list)
     record: bool = False  # keep every request body (tests read MockServer.bodies)
+    replies: list[tuple[str, str]] = field(default_factory=list)  # (substring of the body, reply text)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "MockConfig":
         faults = [FaultRule(f["match"], list(f["sequence"])) for f in d.get("faults", [])]
         return cls(reply=d.get("reply", cls.reply), delay_s=float(d.get("delay_s", 0.0)),
                    retry_after=str(d.get("retry_after", "1")), hang_s=float(d.get("hang_s", 30.0)), faults=faults,
-                   record=bool(d.get("record", False)))
+                   record=bool(d.get("record", False)),
+                   replies=[(str(r["match"]), str(r["reply"])) for r in d.get("replies", [])])
 
 
 def _reply_text(request: dict[str, Any], default: str) -> str:
@@ -240,7 +244,8 @@ class MockServer:
             conn.respond(200, _completion_body(request, scripted["content"], scripted["finish_reason"],
                                                scripted["tool_calls"]))
             return
-        text = _reply_text(request, self.config.reply)
+        default = next((reply for match, reply in self.config.replies if match.encode() in body), self.config.reply)
+        text = _reply_text(request, default)
         if step == "length":
             conn.respond(200, _completion_body(request, text[: len(text) // 2], "length"))
         elif step == "empty":

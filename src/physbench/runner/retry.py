@@ -54,16 +54,19 @@ class CallLedger:
 
     Every answered call is also kept as a `Turn` (text, finish reason, usage, latency, tool calls,
     the protocol's label for it), so a multi-turn attempt stores each of its turns. Keyword
-    parameters of a call override the run's sampling for that call only. A plain class with
-    slots: one is made per attempt, so it is kept cheap to build and to read.
+    parameters of a call override the run's sampling for that call only. `repeat` is the attempt's
+    repeat index (0-based), for a protocol whose prompt depends on it (a seed-chosen worked example);
+    it is never sent to the model. A plain class with slots: one is made per attempt, so it is kept
+    cheap to build and to read.
     """
 
     __slots__ = ("model", "item", "params", "policy", "sleep", "calls", "tries", "errors", "usage", "latency",
-                 "cost", "extras", "turns", "_turn_aware")
+                 "cost", "extras", "turns", "repeat", "_turn_aware")
 
     def __init__(self, model: "Model", item: "Item", params: dict[str, Any], policy: RetryPolicy,
-                 sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep) -> None:
+                 sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep, repeat: int = 0) -> None:
         self.model, self.item, self.params, self.policy, self.sleep = model, item, params, policy, sleep
+        self.repeat = repeat
         self.calls = self.tries = 0
         self.errors: list[str] = []
         self.usage: dict[str, int] = {}

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 N_BOOT = 10_000          # 003_*: 10,000 draws, percentile 95% intervals
 N_PERM = 10_000
 STAT_SEED = 0
-NO_MODEL_PROTOCOLS = ("gold-library",)   # arms that call no model join every family
+NO_MODEL_PROTOCOLS = ("gold-library", "gold-solve-library")   # arms that call no model join every family
 # 003_* Tables 8 and 14: why a row has no valid answer
 NO_OUTPUT = ("no_program", "abstained", "no_answer")
 EXECUTOR_FAILURE = ("rejected", "raised", "blocked", "stopped_short", "truncated")
@@ -67,7 +67,7 @@ def arm_name(run: "RunData") -> str:
         return protocol
     arms = {str(r.item.params.get("arm", "")) for r in run.results}
     arm = "/".join(sorted(a for a in arms if a)) or "?"
-    return arm if protocol == "direct" else f"{arm} ({protocol})"
+    return arm if protocol in ("direct", arm) else f"{arm} ({protocol})"
 
 
 def arm_runs(run: "RunData") -> ArmRuns:

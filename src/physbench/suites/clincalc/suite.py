@@ -1,15 +1,11 @@
 """The clincalc suite object (SUITE): MedCalc-Bench Verified rows as items, one arm per item option.
 
-Arms (003_* Table 1; Appendix A.1 for what each one sees):
-- `open-book`: note, formula text and gold variables; the model does the arithmetic;
-- `note-only`: the note alone; the model recalls the formula and does the arithmetic;
-- `program`: note, formula text and gold variables; the model writes `solve()`, the executor runs it
-  (ask with `--protocol program`);
-- `blind-program`: the note alone; the model writes `solve()` (with `--protocol program[:vote=5|:repair=1]`);
-- `extract-library`: the model extracts the variables as JSON and the library computes;
-- the Gold-Solve library needs no model: `--protocol gold-library` gives the library the gold variables.
-Rows come from the shipped one-shot split, or from `--option data=PATH` (a user's CSV or parquet copy
-of the test split) or `data=hub`.
+The arms are those of 003_* (Table 1, Appendix A.1), listed with their settings in arms.py and asked
+by the protocols in arm_protocols.py; `physbench eval clincalc --arm ARM` picks both. Each is also a
+protocol of its own name (`--protocol program-solve`), which sets the item option `arm` to match.
+The first names (open-book, program, blind-program, extract-library, gold-library) still work.
+Rows come from the shipped one-shot split, or from `--data PATH` (a user's CSV or parquet copy of
+the test split) or `--data hub`; `--library-subset FILE` restricts the library to some calculators.
 """
 
 from __future__ import annotations
@@ -19,7 +15,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from physbench.core.errors import UserError
-from physbench.suites.clincalc import prompts
+from physbench.suites.clincalc import arms, prompts
 
 if TYPE_CHECKING:
     from physbench.core.items import Item
@@ -27,8 +23,10 @@ if TYPE_CHECKING:
     from physbench.protocols.base import Answer
 
 NAME = "clincalc"
-ARMS = ("open-book", "note-only", "program", "blind-program", "extract-library")
-PROGRAM_ARMS = ("program", "blind-program")
+ARMS = tuple(arms.ARMS)
+PROGRAM_ARMS = tuple(a.name for a in arms.ARMS.values() if a.program)
+VALUE_ROUTES = ("library", "program", "tree")  # answers whose value, not text, is scored
+PROTOCOL_ALIASES = ("gold-library",)  # "program" and "blind-program" stay the core program protocol's names
 MAX_EXTRACTION_CHARS = 65_536  # an extraction reply beyond this is not read as JSON
 
 
@@ -59,38 +57,77 @@ def read_extraction(text: Any) -> dict | None:
 
 class ClinCalcSuite:
     name = NAME
-    item_options = ("arm", "data")
+    item_options = ("arm", "data", "library_subset")
 
     def items(self, split: str = "dev", *, key: bytes | None = None, limit: int | None = None,
-              arm: str = "open-book", data: str | None = None, **_: Any) -> list["Item"]:
+              arm: str = "open-book-arithmetic", data: str | None = None, library_subset: str | None = None,
+              **_: Any) -> list["Item"]:
         """One item per dataset row, in file order (dev: the shipped one-shot split)."""
         from physbench.suites.clincalc.dataset import load, load_one_shot
+        from physbench.suites.clincalc.library import load_library_subset
 
-        if arm not in ARMS:
+        name = arms.canonical(arm)
+        if name is None:
             raise UserError(f"unknown clincalc arm {arm!r}; choose one of {', '.join(ARMS)}")
         if split != "dev" and data is None:
-            raise UserError("clincalc ships only the one-shot split; give the test split with --option data=PATH")
+            raise UserError("clincalc ships only the one-shot split; give the test split with --data PATH")
+        subset = sorted(load_library_subset(library_subset)) if library_subset else None
         dataset = load(data) if data else load_one_shot()
         self._source = dataset.manifest()
-        return [self._item(row, arm) for row in dataset.rows[: limit if limit is not None else None]]
+        return [self._item(row, name, subset) for row in dataset.rows[: limit if limit is not None else None]]
 
     def data_source(self) -> dict[str, Any] | None:
         """Where the last items came from (file, rows, sha256; the hub revision and commit), for the run manifest."""
         return getattr(self, "_source", None)
 
-    def _item(self, row: Any, arm: str) -> "Item":
+    def _item(self, row: Any, arm: str, subset: list[int] | None = None) -> "Item":
         from physbench.core.items import Item, Message
         from physbench.suites.clincalc.calculators import get
         from physbench.suites.clincalc.dataset import item_id
 
-        calc = get(row.calculator_id)
-        system, user = prompts.messages(row, arm)
+        calc, spec = get(row.calculator_id), arms.ARMS[arm]
+        system, user = prompts.messages(row, spec.prompt)
+        data: dict[str, Any] = {}
+        if arm in arms.RESEEDED_ARMS or spec.prompt in arms.RESEEDED_ARMS:
+            data.update(case=prompts.case_text(row, spec.prompt), note_key=prompts.note_key(row.patient_note))
+        if spec.extraction:
+            data["extraction"] = list(prompts.extraction(row))
+        if subset is not None:
+            data["library"] = subset
+        protocol_data: dict[str, Any] = {"clincalc": data} if data else {}
+        if spec.program:
+            protocol_data["program"] = {"call": "solve", "policy": "strict"}
+        params = {"row": row.row_number, "arm": arm, "calculator": row.calculator_id}
+        if subset is not None:
+            params["library"] = subset
         return Item(id=item_id(row), suite=NAME, kind=calc.kind, messages=(Message("system", system), Message("user", user)),
                     reference={"calc_id": row.calculator_id, "ground_truth": row.ground_truth,
                                "lower": row.lower_limit, "upper": row.upper_limit, "entities": row.entities_text},
-                    params={"row": row.row_number, "arm": arm, "calculator": row.calculator_id},
-                    meta={"calculator": calc.name, "category": row.category, "note_type": row.note_type},
-                    protocol_data={"program": {"call": "solve", "policy": "strict"}} if arm in PROGRAM_ARMS else {})
+                    params=params, meta={"calculator": calc.name, "category": row.category, "note_type": row.note_type},
+                    protocol_data=protocol_data)
+
+    def default_item_options(self, protocol: str) -> dict[str, str]:
+        """An arm's protocol sets the matching arm (so `--protocol program-solve` needs no `--option arm=`)."""
+        name = arms.canonical(protocol) if protocol in ARMS or protocol in PROTOCOL_ALIASES else None
+        return {"arm": name} if name else {}
+
+    def case_order(self, items: list["Item"], repeat: int) -> list["Item"]:
+        """The cases in the order of the repeat's seed (42 + repeat; Appendix A.1)."""
+        import random
+
+        order = list(items)
+        random.Random(arms.seed_of(repeat)).shuffle(order)
+        return order
+
+    def default_protocol(self, options: Any) -> str | None:
+        """The protocol of `--arm ARM` (an arm's own name or an old one); a UserError for an unknown arm."""
+        arm = options.get("arm")
+        if arm is None:
+            return None
+        name = arms.canonical(arm)
+        if name is None:
+            raise UserError(f"unknown clincalc arm {arm!r}; choose one of {', '.join(ARMS)}")
+        return name
 
     def grade(self, item: "Item", answer: "Answer") -> "Grade":
         """Score by the benchmark's rule (decimal inside the limits, score, date and gestational age
@@ -111,13 +148,15 @@ class ClinCalcSuite:
         from physbench.suites.clincalc.library import library_answer
         from physbench.suites.clincalc.scoring import Scored, matches, parse_gold, score_reply, score_value
 
-        arm = item.params.get("arm")
+        arm = arms.canonical(str(item.params.get("arm")))
         outcome = getattr(answer, "outcome", None)
+        detail = getattr(answer, "detail", None) or {}
         if outcome is not None:  # the protocol decided it: no program, rejected, raised, abstained...
-            return Scored(str(outcome), None, "the program gave no value")
-        if arm in PROGRAM_ARMS or (getattr(answer, "detail", None) or {}).get("route") == "library":
+            return Scored(str(outcome), None, str(detail.get("why") or "the arm gave no value"))
+        route = detail.get("route")
+        if route in VALUE_ROUTES or (route is None and arm in PROGRAM_ARMS):
             return score_value(getattr(answer, "value", None), row)
-        if arm == "extract-library":
+        if route is None and arm == "extract-solve-library":  # asked with `direct`: the reply is the extraction
             entities = read_extraction(getattr(answer, "text", None))
             if entities is None:
                 return Scored("abstained", None, "no JSON object of variables in the reply")
@@ -129,9 +168,12 @@ class ClinCalcSuite:
         return score_reply(getattr(answer, "text", None), row)
 
     def protocols(self) -> dict[str, Any]:
-        from physbench.suites.clincalc.gold_library import GoldLibrary
+        """One protocol per arm, by the arm's name (and `gold-library` for the Gold-Solve library)."""
+        from physbench.suites.clincalc.arm_protocols import make
 
-        return {"gold-library": lambda _suite, **kw: GoldLibrary(**kw)}
+        table: dict[str, Any] = {name: (lambda _suite, _name=name, **kw: make(_name, **kw)) for name in ARMS}
+        table.update({alias: table[arms.ALIASES[alias]] for alias in PROTOCOL_ALIASES})
+        return table
 
     @property
     def report(self) -> Any:
@@ -142,15 +184,31 @@ class ClinCalcSuite:
 
     def oracle(self, item: "Item") -> str | None:
         """A perfect reply for the item's arm: the gold answer, a program returning it, or the gold variables."""
-        arm = item.params.get("arm")
-        gold = str(item.reference["ground_truth"])
-        if arm in PROGRAM_ARMS:
-            return prompts.oracle_program(int(item.reference["calc_id"]), gold)
-        if arm == "extract-library":
-            from physbench.suites.clincalc.dataset import parse_entities
-
-            return json.dumps(parse_entities(str(item.reference["entities"]), item.id))
+        arm = arms.canonical(str(item.params.get("arm"))) or ""
+        calc, gold = int(item.reference["calc_id"]), str(item.reference["ground_truth"])
+        if arm in PROGRAM_ARMS and not arms.ARMS[arm].extraction:
+            return prompts.oracle_program(calc, gold)
+        if arm in ("extract-solve-library", "extract-first-program", "extract-first-arithmetic"):
+            return self._oracle_extraction(item)
+        if arm == "formulate-solve-tree":
+            return prompts.oracle_tree(calc, gold)
         return f"Final answer: {gold}"
+
+    def oracle_turn(self, item: "Item", label: str, messages: Any) -> str | None:
+        """The oracle's reply to one turn of a multi-call arm (its label names the turn)."""
+        if label == "extraction":
+            return self._oracle_extraction(item)
+        if label == "program" or (label.startswith("sample-") and item.params.get("arm") in PROGRAM_ARMS):
+            return prompts.oracle_program(int(item.reference["calc_id"]), str(item.reference["ground_truth"]))
+        if label.startswith("sample-") or label == "answer":
+            return f"Final answer: {item.reference['ground_truth']}"
+        return self.oracle(item)
+
+    @staticmethod
+    def _oracle_extraction(item: "Item") -> str:
+        from physbench.suites.clincalc.dataset import parse_entities
+
+        return json.dumps(parse_entities(str(item.reference["entities"]), item.id))
 
 
 SUITE = ClinCalcSuite()
