@@ -51,10 +51,18 @@ def test_each_arm_runs_against_the_loopback_mock_with_its_own_settings(cli, tmp_
         assert s["model"] == "none" and s["outcomes"]["abstained"] == 6  # outside the one-calculator library
 
 
-def test_a_model_call_from_an_arm_that_needs_none_is_an_error_not_an_answer(cli, tmp_path):
+def test_an_arm_that_asks_a_model_is_refused_the_none_model_before_the_run(cli, tmp_path):
     r = cli("eval", "clincalc", "--arm", "open-book-arithmetic", "--model", "none", "--limit", "1",
             "--run-dir", str(tmp_path / "run"), "--quiet", "--json")
-    assert r.returncode == 1 and json.loads(r.stdout)["n_errors"] == 1
+    assert r.returncode == 2 and "asks a model" in r.stderr and not (tmp_path / "run").exists()
+
+
+def test_the_gold_solve_library_needs_no_model_and_is_labelled_by_its_arm(cli, tmp_path):
+    r = cli("eval", "clincalc", "--arm", "gold-solve-library", "--limit", "3",
+            "--run-dir", str(tmp_path / "run"), "--quiet", "--json")
+    assert r.returncode == 0, r.stderr
+    s = json.loads(r.stdout)
+    assert s["model"] == "none" and s["protocol"] == "gold-solve-library" and s["n_correct"] == 3
 
 
 def test_an_unknown_arm_is_one_line_and_writes_nothing(cli, tmp_path):
