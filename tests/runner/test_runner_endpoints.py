@@ -130,3 +130,31 @@ def test_a_bad_url_among_several_is_one_error_line_and_exit_2(cli, mock_server, 
         lines = r.stderr.strip().splitlines()
         assert r.returncode == 2 and len(lines) == 1 and words in lines[0], r.stderr
         assert "Traceback" not in r.stderr and not (tmp_path / "run").exists()
+
+
+def test_a_file_of_urls_spreads_the_run_over_every_server_it_lists(cli, mock_server, tmp_path):
+    servers = [mock_server(), mock_server()]
+    url_file = tmp_path / "endpoints.txt"
+    url_file.write_text(f"# two replicas\n{servers[0].base_url}\n\n{servers[1].base_url}  # second\n")
+    r = cli("eval", "fixture", "--model", "openai/mock", "--base-url", f"@{url_file}", "--concurrency", "2",
+            "--run-dir", str(tmp_path / "run"), "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert servers[0].requests["ok"] > 0 and servers[1].requests["ok"] > 0
+    assert servers[0].requests["ok"] + servers[1].requests["ok"] == 12
+    with open_run(tmp_path / "run") as reader:
+        assert reader.manifest.base_url == ", ".join(sorted(s.base_url for s in servers))
+
+
+def test_a_bad_file_of_urls_is_one_error_line_and_exit_2(cli, tmp_path):
+    (tmp_path / "empty.txt").write_text("# nothing here\n\n")
+    (tmp_path / "binary.txt").write_bytes(b"\xff\xfe\x00http")
+    (tmp_path / "bad.txt").write_text("http://127.0.0.1:8000/v1\nftp://x/v1\n")
+    for arg, words in [(f"@{tmp_path / 'missing.txt'}", "no such file"),
+                       (f"@{tmp_path}", "is a directory"),
+                       (f"@{tmp_path / 'empty.txt'}", "lists no URL"),
+                       (f"@{tmp_path / 'binary.txt'}", "not a UTF-8 text file"),
+                       (f"@{tmp_path / 'bad.txt'}", "must start with http:// or https://")]:
+        r = cli("eval", "fixture", "--model", "openai/mock", "--base-url", arg, "--run-dir", str(tmp_path / "run"))
+        lines = r.stderr.strip().splitlines()
+        assert r.returncode == 2 and len(lines) == 1 and words in lines[0], (arg, r.stderr)
+        assert "Traceback" not in r.stderr and not (tmp_path / "run").exists()

@@ -103,7 +103,8 @@ def register(app: typer.Typer) -> None:
                                                  "replay:FILE, or a suite's model; none where the protocol calls no model."),
         base_url: Optional[list[str]] = typer.Option(None, "--base-url",
                                                      help="OpenAI-compatible endpoint, e.g. http://host:8000/v1; "
-                                                          "repeat it to spread requests over several servers."),
+                                                          "repeat it to spread requests over several servers, "
+                                                          "or give @FILE with one URL per line."),
         api_key_env: Optional[str] = typer.Option(None, "--api-key-env",
                                                   help="Variable holding the API key (default OPENAI_API_KEY)."),
         limit: Optional[int] = typer.Option(None, "--limit", help="Only N items (a suite may spread them over its groups)."),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Sequence
 
 from physbench.core.errors import UserError
@@ -23,12 +24,44 @@ class ModelOptions:
     max_retry_after_s: float = 120.0
 
 
+MAX_URL_FILE_BYTES = 1_000_000  # a list of endpoints, not a dataset
+
+
+def read_url_file(path: str) -> tuple[str, ...]:
+    """The URLs listed in `path`, one per line; blank lines and `#` comments are skipped."""
+    p = Path(path)
+    try:
+        if p.is_dir():
+            raise UserError(f"--base-url @{path}: is a directory, not a file of URLs")
+        if p.stat().st_size > MAX_URL_FILE_BYTES:
+            raise UserError(f"--base-url @{path}: larger than {MAX_URL_FILE_BYTES} bytes")
+        text = p.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise UserError(f"--base-url @{path}: no such file") from None
+    except UnicodeDecodeError:
+        raise UserError(f"--base-url @{path}: not a UTF-8 text file") from None
+    except OSError as e:
+        raise UserError(f"--base-url @{path}: cannot read it ({e.strerror or e})") from None
+    urls = tuple(line.split("#", 1)[0].strip() for line in text.splitlines())
+    urls = tuple(u for u in urls if u)
+    if not urls:
+        raise UserError(f"--base-url @{path}: lists no URL (one per line; # starts a comment)")
+    return urls
+
+
 def base_urls(value: str | Sequence[str] | None) -> tuple[str, ...]:
-    """The endpoint URLs of a `--base-url` setting: none, one, or several (blank entries dropped)."""
+    """The endpoint URLs of a `--base-url` setting: none, one, several, or `@FILE` (one URL per line)."""
     if value is None:
         return ()
     values = (value,) if isinstance(value, str) else tuple(value)
-    return tuple(v.strip() for v in values if v and v.strip())
+    urls: list[str] = []
+    for v in values:
+        v = (v or "").strip()
+        if v.startswith("@"):
+            urls.extend(read_url_file(v[1:]))
+        elif v:
+            urls.append(v)
+    return tuple(urls)
 
 
 def make_model(spec: str, suite: Any = None, options: ModelOptions | None = None) -> Model:
