@@ -1,0 +1,360 @@
+"use strict";
+let FILTERS = ["model", "kind", "outcome"];  // replaced by the server's list (suites add their own)
+let COLUMNS = [];  // [key, title] of the suites' extra list columns
+let OUTCOMES = {};  // outcome -> its one-line meaning, from the server
+const PAGE_SIZE = 200;
+const state = {offset: 0, matched: 0, shown: 0, selected: null, generation: 0};
+
+function el(tag, text, cls) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  if (cls) node.className = cls;
+  return node;
+}
+
+async function getJSON(url) {
+  const response = await fetch(url, {headers: {"Accept": "application/json"}});
+  if (!response.ok) throw new Error("HTTP " + response.status + " for " + url);
+  return response.json();
+}
+
+function query() {
+  const params = new URLSearchParams();
+  for (const name of FILTERS) {
+    const value = document.getElementById("f-" + name).value;
+    if (value) params.set(name, value);
+  }
+  return params;
+}
+
+function fillFilters(meta) {  // one select per filter the server names, then the extra column heads
+  FILTERS = meta.filters;
+  COLUMNS = meta.columns || [];
+  OUTCOMES = meta.outcomes || {};
+  const form = document.getElementById("filters");
+  const reset = document.getElementById("reset");
+  const facets = meta.facets;
+  for (const name of FILTERS) {
+    const label = el("label", name + " ");
+    const select = el("select");
+    select.id = "f-" + name;
+    select.name = name;
+    const all = el("option", "all");
+    all.value = "";
+    select.appendChild(all);
+    label.appendChild(select);
+    form.insertBefore(label, reset);
+    for (const value of facets[name] || []) {
+      const option = el("option", value);
+      option.value = value;
+      if (name === "outcome" && OUTCOMES[value]) option.title = OUTCOMES[value];
+      select.appendChild(option);
+    }
+    select.addEventListener("change", reload);
+  }
+  document.getElementById("reset").addEventListener("click", () => {
+    for (const name of FILTERS) document.getElementById("f-" + name).value = "";
+    reload();
+  });
+}
+
+function showCount(total) {
+  const count = document.getElementById("count");
+  count.dataset.matched = String(state.matched);
+  count.dataset.shown = String(state.shown);
+  count.textContent = "showing " + state.shown + " of " + state.matched + " matching responses (" + total + " in all)";
+  document.getElementById("more").hidden = state.shown >= state.matched;
+}
+
+function addRow(row) {
+  const tr = el("tr", null, row.passed ? "pass" : "fail");
+  tr.dataset.id = String(row.id);
+  const extra = COLUMNS.map(([key]) => Array.isArray(row[key]) ? row[key].join(", ") : (row[key] ?? ""));
+  const cells = [row.id, row.model, row.item, row.kind, row.outcome, row.answer, ...extra];
+  cells.forEach((value, i) =>  // model, item, answer and the suites' columns may wrap
+    tr.appendChild(el("td", value, i === 4 ? "outcome " + row.outcome : ([1, 2].includes(i) || i >= 5 ? "wrap" : ""))));
+  if (OUTCOMES[row.outcome]) tr.children[4].title = OUTCOMES[row.outcome];
+  tr.addEventListener("click", () => showDetail(row.id, tr));
+  document.getElementById("rows").appendChild(tr);
+}
+
+async function loadPage(generation) {
+  const params = query();
+  params.set("offset", String(state.offset));
+  params.set("limit", String(PAGE_SIZE));
+  const data = await getJSON("/api/responses?" + params.toString());
+  if (generation !== state.generation) return;  // a newer filter change took over
+  data.rows.forEach(addRow);
+  state.matched = data.matched;
+  state.offset += data.rows.length;
+  state.shown = state.offset;
+  showCount(data.total);
+}
+
+async function reload() {
+  state.generation += 1;
+  const generation = state.generation;
+  document.body.dataset.state = "loading";
+  state.offset = 0;
+  state.shown = 0;
+  document.getElementById("rows").replaceChildren();
+  try {
+    await loadPage(generation);
+  } catch (err) {
+    document.getElementById("count").textContent = "could not load responses: " + err.message;
+  }
+  if (generation === state.generation) document.body.dataset.state = "ready";
+}
+
+function valueNode(value) {  // a stored value as elements: lists joined, objects as nested definitions
+  if (value === null || value === undefined) return el("span", "–");
+  if (Array.isArray(value) && value.every(v => v === null || typeof v !== "object")) {
+    return el("span", value.length ? value.map(v => v === null ? "–" : String(v)).join(", ") : "none");
+  }
+  if (typeof value === "object") {
+    const entries = Array.isArray(value) ? value.map((v, i) => [String(i + 1), v]) : Object.entries(value);
+    if (!entries.length) return el("span", "none");
+    const dl = el("dl", null, "nested");
+    for (const [k, v] of entries) {
+      dl.appendChild(el("dt", k));
+      const dd = el("dd");
+      dd.appendChild(valueNode(v));
+      dl.appendChild(dd);
+    }
+    return dl;
+  }
+  return el("span", value);
+}
+
+function definitions(title, pairs) {
+  const box = el("div", null, "block");
+  box.appendChild(el("h3", title));
+  const dl = el("dl");
+  for (const [key, value] of pairs) {
+    if (value === undefined) continue;
+    const dt = el("dt", key);
+    if (key === "outcome" && OUTCOMES[value]) dt.title = OUTCOMES[value];
+    dl.appendChild(dt);
+    const dd = el("dd");
+    dd.appendChild(valueNode(value));
+    if (key === "outcome" && OUTCOMES[value]) dd.appendChild(el("span", " (" + OUTCOMES[value] + ")", "hint"));
+    dl.appendChild(dd);
+  }
+  box.appendChild(dl);
+  return box;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+const PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+                 "#bcbd22", "#17becf"];
+
+function svgEl(tag, attrs, text) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function chartBlock(title, c) {  // line series {name, x, y} on shared axes, drawn as inline SVG
+  const box = el("div", null, "block");
+  box.appendChild(el("h3", title));
+  const series = (c.series || []).filter(s => s.x && s.y && s.x.length && s.x.length === s.y.length);
+  if (!series.length) { box.appendChild(el("p", "no data", "hint")); return box; }
+  const W = 420, H = 240, L = 44, B = 34, T = 8, R = 8;
+  const xs = series.flatMap(s => s.x), ys = series.flatMap(s => s.y);
+  const x0 = Math.min(...xs), x1 = Math.max(...xs) || 1, y0 = Math.min(0, ...ys), y1 = Math.max(...ys) || 1;
+  const px = x => L + (W - L - R) * (x - x0) / ((x1 - x0) || 1);
+  const py = y => H - B - (H - B - T) * (y - y0) / ((y1 - y0) || 1);
+  const svg = svgEl("svg", {viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img", "aria-label": title});
+  svg.appendChild(svgEl("line", {x1: L, y1: H - B, x2: W - R, y2: H - B, stroke: "#555"}));
+  svg.appendChild(svgEl("line", {x1: L, y1: T, x2: L, y2: H - B, stroke: "#555"}));
+  for (const [v, anchor] of [[x0, "start"], [x1, "end"]])
+    svg.appendChild(svgEl("text", {x: px(v), y: H - B + 14, "font-size": 10, "text-anchor": anchor}, fmt(v)));
+  for (const v of [y0, y1])
+    svg.appendChild(svgEl("text", {x: L - 4, y: py(v) + 4, "font-size": 10, "text-anchor": "end"}, fmt(v)));
+  svg.appendChild(svgEl("text", {x: (L + W - R) / 2, y: H - 4, "font-size": 11, "text-anchor": "middle"}, c.x_label || ""));
+  svg.appendChild(svgEl("text", {x: 10, y: (T + H - B) / 2, "font-size": 11, "text-anchor": "middle",
+                                 transform: `rotate(-90 10 ${(T + H - B) / 2})`}, c.y_label || ""));
+  series.forEach((s, i) => {
+    const pts = s.x.map((x, j) => `${px(x).toFixed(1)},${py(s.y[j]).toFixed(1)}`).join(" ");
+    const line = svgEl("polyline", {points: pts, fill: "none", stroke: PALETTE[i % PALETTE.length], "stroke-width": 1.5});
+    line.appendChild(svgEl("title", {}, s.name));
+    svg.appendChild(line);
+  });
+  box.appendChild(svg);
+  const legend = el("p", null, "hint");
+  series.forEach((s, i) => {
+    const key = el("span", "\u25A0 " + s.name + "  ");
+    key.style.color = PALETTE[i % PALETTE.length];
+    legend.appendChild(key);
+  });
+  box.appendChild(legend);
+  return box;
+}
+
+function fmt(v) { return Number.isInteger(v) ? String(v) : v.toPrecision(3); }
+
+function inline(parent, text) {  // **bold** and `code` inside a line; everything else stays text
+  const pattern = /(\*\*[^*]+\*\*|`[^`]+`)/g;
+  let last = 0;
+  for (const match of text.matchAll(pattern)) {
+    if (match.index > last) parent.appendChild(document.createTextNode(text.slice(last, match.index)));
+    const token = match[0];
+    parent.appendChild(token.startsWith("**") ? el("strong", token.slice(2, -2)) : el("code", token.slice(1, -1)));
+    last = match.index + token.length;
+  }
+  if (last < text.length) parent.appendChild(document.createTextNode(text.slice(last)));
+  return parent;
+}
+
+function cells(line) {
+  return line.trim().replace(/^\|/, "").replace(/\|$/, "").split("|").map(c => c.trim());
+}
+
+function markdown(text) {  // the common Markdown of prompts and replies, built as elements (never as HTML)
+  const root = el("div", null, "markdown");
+  const lines = text.split("\n");
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i];
+    if (/^\s*```/.test(line)) {  // a fenced block, shown as it is
+      const body = [];
+      for (i += 1; i < lines.length && !/^\s*```/.test(lines[i]); i += 1) body.push(lines[i]);
+      const data = asJSON(body.join("\n"));  // a fenced JSON object is pretty-printed too
+      root.appendChild(data !== null ? el("pre", JSON.stringify(data, null, 2), "json") : el("pre", body.join("\n")));
+      i += 1;
+    } else if (/^#{1,6}\s/.test(line)) {
+      root.appendChild(inline(el("h4"), line.replace(/^#+\s*/, "")));
+      i += 1;
+    } else if (/^\s*\|/.test(line) && i + 1 < lines.length && /^\s*\|?[\s:|-]+\|[\s:|-]*$/.test(lines[i + 1])) {
+      const table = el("table", null, "md");
+      const head = el("tr");
+      for (const c of cells(line)) head.appendChild(inline(el("th"), c));
+      table.appendChild(head);
+      for (i += 2; i < lines.length && /^\s*\|/.test(lines[i]); i += 1) {
+        const tr = el("tr");
+        for (const c of cells(lines[i])) tr.appendChild(inline(el("td"), c));
+        table.appendChild(tr);
+      }
+      root.appendChild(table);
+    } else if (/^\s*([-*+]|\d+[.)])\s+/.test(line)) {
+      const ordered = /^\s*\d/.test(line);
+      const list = el(ordered ? "ol" : "ul");
+      for (; i < lines.length && /^\s*([-*+]|\d+[.)])\s+/.test(lines[i]); i += 1) {
+        list.appendChild(inline(el("li"), lines[i].replace(/^\s*([-*+]|\d+[.)])\s+/, "")));
+      }
+      root.appendChild(list);
+    } else if (!line.trim()) {
+      i += 1;
+    } else {  // a paragraph: the lines up to a blank one, their breaks kept
+      const p = el("p");
+      for (let first = true; i < lines.length && lines[i].trim() && !/^(#{1,6}\s|\s*```|\s*\|)/.test(lines[i])
+           && !/^\s*([-*+]|\d+[.)])\s+/.test(lines[i]); i += 1, first = false) {
+        if (!first) p.appendChild(el("br"));
+        inline(p, lines[i]);
+      }
+      root.appendChild(p);
+    }
+  }
+  return root;
+}
+
+function asJSON(text) {  // a text that is one JSON object or array, parsed; null otherwise
+  const t = text.trim();
+  if (!(t.startsWith("{") || t.startsWith("["))) return null;
+  try { return JSON.parse(t); } catch (err) { return null; }
+}
+
+function block(b) {  // a suite's panel: definitions, a chart, or a list with a line for when it is empty
+  if (b.fields) return definitions(b.title, b.fields);
+  if (b.chart) return chartBlock(b.title, b.chart);
+  const box = el("div", null, "block");
+  box.appendChild(el("h3", b.title));
+  if (b.items && b.items.length) {
+    const ul = el("ul");
+    for (const line of b.items) ul.appendChild(el("li", line));
+    box.appendChild(ul);
+  } else {
+    box.appendChild(el("p", b.empty || "–", "hint"));
+  }
+  return box;
+}
+
+function textBlock(title, part) {  // JSON pretty-printed, Markdown rendered; a button shows the raw text
+  const box = el("div", null, "block");
+  const head = el("h3", title + " ");
+  const toggle = el("button", "raw", "toggle");
+  toggle.type = "button";
+  head.appendChild(toggle);
+  box.appendChild(head);
+  const data = asJSON(part.text);
+  const shown = data !== null ? el("pre", JSON.stringify(data, null, 2), "json") : markdown(part.text);
+  const raw = el("pre", part.text, "raw");
+  raw.hidden = true;
+  toggle.addEventListener("click", () => {
+    raw.hidden = !raw.hidden;
+    shown.hidden = !raw.hidden;
+    toggle.textContent = raw.hidden ? "raw" : "rendered";
+  });
+  box.appendChild(shown);
+  box.appendChild(raw);
+  if (part.cut) box.appendChild(el("p", "(" + part.cut + " more characters not shown)", "hint"));
+  return box;
+}
+
+async function showDetail(id, tr) {
+  if (state.selected) state.selected.classList.remove("selected");
+  state.selected = tr;
+  tr.classList.add("selected");
+  const panel = document.getElementById("detail");
+  let d;
+  try {
+    d = await getJSON("/api/responses/" + encodeURIComponent(id));
+  } catch (err) {
+    panel.replaceChildren(el("p", "could not load response " + id + ": " + err.message, "hint"));
+    return;
+  }
+  const parts = [el("h2", d.item)];
+  parts.push(definitions("Response", [["model", d.model], ["run", d.run_dir], ["repeat", d.repeat + 1],
+    ["outcome", d.outcome], ["finish reason", d.finish_reason], ["latency (s)", d.latency_s]]));
+  const item = el("div", null, "columns");
+  const left = el("div", null, "column");
+  left.appendChild(el("h3", "Item"));
+  for (const m of d.messages) left.appendChild(textBlock(m.role, m));
+  const right = el("div", null, "column");
+  right.appendChild(textBlock("Model response", d.response));
+  for (const t of d.turns || []) right.appendChild(definitions("Turn", Object.entries(t)));
+  if (!d.blocks.length) {  // a suite without blocks of its own: the reference as stored, the answer read
+    right.appendChild(definitions("Reference", Object.entries(d.reference || {})));
+    right.appendChild(definitions("Answer read", [["read", d.parsed.answer]]));
+  }
+  for (const b of d.blocks) right.appendChild(block(b));
+  if (d.answer) right.appendChild(definitions("Structured answer", Object.entries(d.answer)));
+  if (d.grade) right.appendChild(definitions("Grade", Object.entries(d.grade)));
+  item.appendChild(left);
+  item.appendChild(right);
+  parts.push(item);
+  panel.replaceChildren(...parts);
+}
+
+async function init() {
+  try {
+    const meta = await getJSON("/api/meta");
+    fillFilters(meta);
+    const legend = document.getElementById("legend");
+    for (const [name, meaning] of Object.entries(OUTCOMES)) {
+      legend.appendChild(el("dt", name));
+      legend.appendChild(el("dd", meaning));
+    }
+    const head = document.getElementById("head");
+    for (const [, title] of COLUMNS) head.appendChild(el("th", title));
+  } catch (err) {
+    document.getElementById("count").textContent = "could not load the runs: " + err.message;
+    document.body.dataset.state = "error";
+    return;
+  }
+  document.getElementById("more").addEventListener("click", () => loadPage(state.generation));
+  await reload();
+}
+
+init();
