@@ -42,6 +42,15 @@ def png(fig: Any) -> bytes:
     return buf.getvalue()
 
 
+def percent_png(fig: Any, ax: Any, ylabel: str, *, grid: str = "y") -> bytes:
+    """Finish a plot whose y axis is a percentage (0-100 with a margin): label, grid, legend, PNG."""
+    ax.set_ylim(-2, 102)
+    ax.set_ylabel(ylabel)
+    ax.grid(axis=grid, alpha=0.3)
+    legend(ax)
+    return png(fig)
+
+
 def colors(n: int) -> list[Any]:
     from matplotlib import colormaps
 

@@ -42,11 +42,7 @@ def accuracy_by_level(rows: Sequence[Mapping[str, Any]]) -> bytes:
         hi = [100 * (r["ci_high"] - r["accuracy"]) for r in pts]
         ax.errorbar(xs, ys, yerr=[lo, hi], fmt="o", color=color, capsize=3, label=canvas.label(model))
     ax.set_xticks(range(len(levels)), [f"level {lv}" for lv in levels])
-    ax.set_ylim(-2, 102)
-    ax.set_ylabel("calculation accuracy (%)")
-    ax.grid(axis="y", alpha=0.3)
-    canvas.legend(ax)
-    return canvas.png(fig)
+    return canvas.percent_png(fig, ax, "calculation accuracy (%)")
 
 
 def operating_points(rows: Sequence[Mapping[str, Any]]) -> bytes:
@@ -71,12 +67,8 @@ def operating_points(rows: Sequence[Mapping[str, Any]]) -> bytes:
     for fmt, marker in markers.items():
         ax.plot([], [], marker, color="0.3", label=f"{fmt} check", **styles[fmt])
     ax.set_xlim(-2, 102)
-    ax.set_ylim(-2, 102)
     ax.set_xlabel("false alarms on correct calculations (%)")
-    ax.set_ylabel("planted errors detected (%)")
-    ax.grid(alpha=0.3)
-    canvas.legend(ax)
-    return canvas.png(fig)
+    return canvas.percent_png(fig, ax, "planted errors detected (%)", grid="both")
 
 
 def medphys_figures(med: Mapping[str, Any]) -> dict[str, bytes]:

@@ -91,11 +91,7 @@ def targeted(rows: Sequence[Mapping[str, Any]]) -> bytes:
         ax.errorbar(xs, vals, yerr=[lo, hi], fmt="o", color=color, capsize=2, label=canvas.label(r["model"]))
     ax.set_xticks(range(len(TARGETED_PARTS)), [t[3] for t in TARGETED_PARTS], rotation=30, ha="right",
                   fontsize="small")
-    ax.set_ylim(-2, 102)
-    ax.set_ylabel("share of parameter sets (%)")
-    ax.grid(axis="y", alpha=0.3)
-    canvas.legend(ax)
-    return canvas.png(fig)
+    return canvas.percent_png(fig, ax, "share of parameter sets (%)")
 
 
 def detectability(rows: Sequence[Mapping[str, Any]]) -> bytes:
@@ -111,12 +107,8 @@ def detectability(rows: Sequence[Mapping[str, Any]]) -> bytes:
     for x in (1.0, 2.0):
         ax.axvline(x, color="0.5", lw=0.8, ls="--")
     ax.set_xscale("log")
-    ax.set_ylim(-2, 102)
     ax.set_xlabel("median effect of the error on these items, in bands")
-    ax.set_ylabel("answers rejected by the band (%)")
-    ax.grid(alpha=0.3)
-    canvas.legend(ax)
-    return canvas.png(fig)
+    return canvas.percent_png(fig, ax, "answers rejected by the band (%)", grid="both")
 
 
 def detection_by_size(rows: Sequence[Mapping[str, Any]]) -> bytes:
@@ -138,8 +130,4 @@ def detection_by_size(rows: Sequence[Mapping[str, Any]]) -> bytes:
         ax.errorbar(xs, vals, yerr=[lo, hi], fmt=markers.get(r["format"], "o"), color=colors[r["model"]],
                     capsize=2, label=canvas.label(f"{r['model']}, {r['format']}"))
     ax.set_xticks(range(len(SIZE_BINS)), [f"moves the result {b}" for b in SIZE_BINS], fontsize="small")
-    ax.set_ylim(-2, 102)
-    ax.set_ylabel("planted errors detected (%)")
-    ax.grid(axis="y", alpha=0.3)
-    canvas.legend(ax)
-    return canvas.png(fig)
+    return canvas.percent_png(fig, ax, "planted errors detected (%)")
