@@ -43,14 +43,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping
 
+from physbench.suites.clincalc.tree_eval import Abstain, Walker, constant, context, is_number
+
 MAX_REPLY_CHARS = 20_000
 MAX_NODES = 5_000
 MAX_DEPTH = 100           # tree levels; the JSON nesting allowed is twice this plus the reply's own levels
 MAX_VARIABLES = 500
 MAX_NAME_CHARS = 100
 MAX_NUMBER_CHARS = 60     # one JSON number literal
-MAX_BITS = 16_384         # numerator plus denominator bits of any value met during evaluation
-DIGITS = 50               # significant digits of an operation whose result is irrational
 TIME_LIMIT_S = 1.0
 
 ABSTAIN_REASONS = (
@@ -154,22 +154,16 @@ class TreeResult:
         return None if self.value is None else float(self.value)
 
 
-class _Abstain(Exception):
-    def __init__(self, reason: str, detail: str) -> None:
-        super().__init__(detail)
-        self.reason, self.detail = reason, detail
-
-
 def evaluate_reply(reply: str | Mapping[str, Any], *, time_limit: float = TIME_LIMIT_S) -> TreeResult:
     """Parse a model's reply (text, or JSON already parsed) and evaluate its tree; never raises on model text."""
     name = formula = None
     try:
         data = _parse(reply) if isinstance(reply, str) else reply
         if not isinstance(data, Mapping) or "tree" not in data:
-            raise _Abstain("invalid_reply", 'the reply is not a JSON object with a "tree"')
+            raise Abstain("invalid_reply", 'the reply is not a JSON object with a "tree"')
         name, formula = (data[k][:500] if isinstance(data.get(k), str) else None for k in ("calculation", "formula"))
         value, exact = _evaluate(data["tree"], data.get("variables", {}), data.get("missing", []), time_limit)
-    except _Abstain as exc:
+    except Abstain as exc:
         return TreeResult(None, False, exc.reason, exc.detail, name, formula)
     except (RecursionError, MemoryError):
         return TreeResult(None, False, "too_large", "the reply is nested too deeply", name, formula)
@@ -182,7 +176,7 @@ def evaluate_tree(
     """Evaluate a tree (parsed JSON) with its variables and missing list; an abstention reason instead of raising."""
     try:
         value, exact = _evaluate(tree, {} if variables is None else variables, missing, time_limit)
-    except _Abstain as exc:
+    except Abstain as exc:
         return TreeResult(None, False, exc.reason, exc.detail)
     return TreeResult(value, exact, None)
 
@@ -194,7 +188,7 @@ _FENCE = re.compile(r"```(?:json|JSON)?[ \t]*\n?(.*?)```", re.DOTALL)
 
 def _parse(text: str) -> Any:
     if len(text) > MAX_REPLY_CHARS:
-        raise _Abstain("too_large", f"the reply has {len(text)} characters (at most {MAX_REPLY_CHARS})")
+        raise Abstain("too_large", f"the reply has {len(text)} characters (at most {MAX_REPLY_CHARS})")
     candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
     if "{" in text:
         candidates.append(text[text.index("{"):])          # the first object; text after it is cut below
@@ -204,13 +198,13 @@ def _parse(text: str) -> Any:
             continue
         end, deepest = _scan(candidate)
         if deepest > 2 * MAX_DEPTH + 8:
-            raise _Abstain("too_large", f"the JSON is nested deeper than the tree depth bound ({MAX_DEPTH})")
+            raise Abstain("too_large", f"the JSON is nested deeper than the tree depth bound ({MAX_DEPTH})")
         try:
             return json.loads(candidate[:end], parse_float=_number, parse_int=_number,
                               parse_constant=_no_constant, object_pairs_hook=_unique_keys)
         except (ValueError, RecursionError):
             continue
-    raise _Abstain("not_json", "no JSON object could be read from the reply")
+    raise Abstain("not_json", "no JSON object could be read from the reply")
 
 
 def _scan(text: str) -> tuple[int, int]:
@@ -235,22 +229,22 @@ def _scan(text: str) -> tuple[int, int]:
 
 def _number(literal: str) -> Fraction:
     if len(literal) > MAX_NUMBER_CHARS:
-        raise _Abstain("too_large", f"a number literal of {len(literal)} characters (at most {MAX_NUMBER_CHARS})")
+        raise Abstain("too_large", f"a number literal of {len(literal)} characters (at most {MAX_NUMBER_CHARS})")
     exponent = literal.lower().partition("e")[2]
     if exponent and abs(int(exponent)) > 300:
-        raise _Abstain("too_large", f"the number {literal} is outside the evaluator's range")
+        raise Abstain("too_large", f"the number {literal} is outside the evaluator's range")
     return Fraction(literal)
 
 
 def _no_constant(name: str) -> None:
-    raise _Abstain("invalid_tree", f"{name} is not a number")
+    raise Abstain("invalid_tree", f"{name} is not a number")
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise _Abstain("invalid_reply", f"the key {key!r} appears twice in one object")
+            raise Abstain("invalid_reply", f"the key {key!r} appears twice in one object")
         out[key] = value
     return out
 
@@ -263,12 +257,12 @@ def _evaluate(tree: Any, variables: Any, missing: Any, time_limit: float) -> tup
     values, listed = _variables(variables, missing)
     absent = sorted(used & listed)
     if absent:
-        raise _Abstain("missing_variable", "the tree uses variables listed as missing: " + ", ".join(absent))
+        raise Abstain("missing_variable", "the tree uses variables listed as missing: " + ", ".join(absent))
     unknown = sorted(used - set(values))
     if unknown:
-        raise _Abstain("undefined_variable", "the tree uses variables the reply does not give: " + ", ".join(unknown))
-    walker = _Walker(values, time.monotonic() + float(time_limit))
-    with decimal.localcontext(_context()):
+        raise Abstain("undefined_variable", "the tree uses variables the reply does not give: " + ", ".join(unknown))
+    walker = Walker(values, time.monotonic() + float(time_limit))
+    with decimal.localcontext(context()):
         value = walker.eval(tree)
     return value, walker.exact
 
@@ -277,238 +271,58 @@ def _check(node: Any, depth: int, used: set[str], count: list[int]) -> None:
     """Check one node against the schema (recursively), counting nodes and collecting variable names."""
     count[0] += 1
     if count[0] > MAX_NODES:
-        raise _Abstain("too_large", f"the tree has more than {MAX_NODES} nodes")
+        raise Abstain("too_large", f"the tree has more than {MAX_NODES} nodes")
     if depth > MAX_DEPTH:
-        raise _Abstain("too_large", f"the tree is deeper than {MAX_DEPTH} levels")
-    if _is_number(node):
-        _constant(node)
+        raise Abstain("too_large", f"the tree is deeper than {MAX_DEPTH} levels")
+    if is_number(node):
+        constant(node)
         return
     if not isinstance(node, Mapping):
-        raise _Abstain("invalid_tree", f"a node must be a number or an object, got {_show(node)}")
+        raise Abstain("invalid_tree", f"a node must be a number or an object, got {_show(node)}")
     keys = set(node)
     if keys == {"var"}:
         name = node["var"]
         if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME_CHARS:
-            raise _Abstain("invalid_tree", f"a variable reference needs a name, got {_show(name)}")
+            raise Abstain("invalid_tree", f"a variable reference needs a name, got {_show(name)}")
         used.add(name)
     elif keys == {"op", "args"}:
         op, args = node["op"], node["args"]
         if not isinstance(op, str) or op not in OPERATORS:
-            raise _Abstain("invalid_tree", f"unknown operator {_show(op)}")
+            raise Abstain("invalid_tree", f"unknown operator {_show(op)}")
         if not isinstance(args, list):
-            raise _Abstain("invalid_tree", f'"args" of {op} must be a list')
+            raise Abstain("invalid_tree", f'"args" of {op} must be a list')
         low, high, _ = OPERATORS[op]
         if len(args) < low or (high is not None and len(args) > high):
-            raise _Abstain("invalid_tree", f"{op} takes {_arity(low, high)} arguments, got {len(args)}")
+            raise Abstain("invalid_tree", f"{op} takes {_arity(low, high)} arguments, got {len(args)}")
         for arg in args:
             _check(arg, depth + 1, used, count)
     else:
-        raise _Abstain("invalid_tree", f"a node has the keys {sorted(map(str, keys))}; expected var, or op and args")
+        raise Abstain("invalid_tree", f"a node has the keys {sorted(map(str, keys))}; expected var, or op and args")
 
 
 def _variables(variables: Any, missing: Any) -> tuple[dict[str, Fraction], set[str]]:
     if not isinstance(variables, Mapping):
-        raise _Abstain("invalid_variables", '"variables" must be an object of name: number')
+        raise Abstain("invalid_variables", '"variables" must be an object of name: number')
     if not isinstance(missing, (list, tuple)) or not all(isinstance(m, str) for m in missing):
-        raise _Abstain("invalid_variables", '"missing" must be a list of names')
+        raise Abstain("invalid_variables", '"missing" must be a list of names')
     if len(variables) > MAX_VARIABLES or len(missing) > MAX_VARIABLES:
-        raise _Abstain("too_large", f"more than {MAX_VARIABLES} variables")
+        raise Abstain("too_large", f"more than {MAX_VARIABLES} variables")
     values: dict[str, Fraction] = {}
     listed = set(missing)
     for name, raw in variables.items():
         if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME_CHARS:
-            raise _Abstain("invalid_variables", f"a variable needs a name of 1-{MAX_NAME_CHARS} characters")
+            raise Abstain("invalid_variables", f"a variable needs a name of 1-{MAX_NAME_CHARS} characters")
         if raw is None:
             listed.add(name)               # a null value says the note does not give it
         elif isinstance(raw, bool):
             values[name] = Fraction(int(raw))
-        elif _is_number(raw) and not (isinstance(raw, (float, decimal.Decimal)) and not math.isfinite(raw)):
-            values[name] = _constant(raw)
+        elif is_number(raw) and not (isinstance(raw, (float, decimal.Decimal)) and not math.isfinite(raw)):
+            values[name] = constant(raw)
         else:
-            raise _Abstain("invalid_variables", f"variable {name!r} must be a number, true/false or null, got {_show(raw)}")
+            raise Abstain("invalid_variables", f"variable {name!r} must be a number, true/false or null, got {_show(raw)}")
     return values, listed
-
-
-def _is_number(x: Any) -> bool:
-    return isinstance(x, (int, float, Fraction, decimal.Decimal)) and not isinstance(x, bool)
-
-
-def _constant(x: Any) -> Fraction:
-    if isinstance(x, float):
-        if not math.isfinite(x):
-            raise _Abstain("invalid_tree", f"{x} is not a finite number")
-        x = repr(x)                        # the decimal the float was written as, not its binary expansion
-    elif isinstance(x, decimal.Decimal) and not x.is_finite():
-        raise _Abstain("invalid_tree", f"{x} is not a finite number")
-    return _bounded(Fraction(x))
 
 
 def _show(x: Any) -> str:
     text = repr(x)
     return text if len(text) <= 60 else text[:57] + "..."
-
-
-# ---- evaluation ----------------------------------------------------------------------------------
-
-def _context() -> decimal.Context:
-    return decimal.Context(prec=DIGITS, Emax=999, Emin=-999, rounding=decimal.ROUND_HALF_EVEN,
-                           traps=[decimal.InvalidOperation, decimal.DivisionByZero, decimal.Overflow])
-
-
-def _bounded(x: Fraction) -> Fraction:
-    if x.numerator.bit_length() + x.denominator.bit_length() > MAX_BITS:
-        raise _Abstain("too_large", "a value during evaluation is larger or finer than the evaluator's bound")
-    return x
-
-
-def _fail(detail: str) -> _Abstain:
-    return _Abstain("evaluation_error", detail)
-
-
-class _Walker:
-    """Evaluates a checked tree; `exact` turns False once an irrational result has been rounded."""
-
-    def __init__(self, values: dict[str, Fraction], deadline: float) -> None:
-        self.values, self.deadline, self.exact = values, deadline, True
-
-    def eval(self, node: Any) -> Fraction:
-        if time.monotonic() > self.deadline:
-            raise _Abstain("timeout", "evaluation took longer than the time limit")
-        if _is_number(node):
-            return _constant(node)
-        if "var" in node:
-            return self.values[node["var"]]
-        op, args = node["op"], node["args"]
-        if op == "if":
-            return self.eval(args[1] if self.eval(args[0]) != 0 else args[2])
-        if op == "and":
-            return Fraction(int(all(self.eval(a) != 0 for a in args)))
-        if op == "or":
-            return Fraction(int(any(self.eval(a) != 0 for a in args)))
-        return self.bound(self.apply(op, [self.eval(a) for a in args]))
-
-    def bound(self, x: Fraction) -> Fraction:
-        """Exact values stay under MAX_BITS or the tree abstains; a value already inexact is cut to DIGITS instead."""
-        if self.exact or x.numerator.bit_length() + x.denominator.bit_length() <= MAX_BITS:
-            return _bounded(x)
-        try:
-            return _bounded(Fraction(_decimal(x)))
-        except decimal.DecimalException:
-            raise _Abstain("too_large", "a value during evaluation is outside the evaluator's range") from None
-
-    def apply(self, op: str, x: list[Fraction]) -> Fraction:
-        if op in ("+", "*"):                      # bounded after every step, not only at the end
-            total = x[0]
-            for term in x[1:]:
-                total = self.bound(total + term if op == "+" else total * term)
-            return total
-        if op in _SIMPLE:
-            return _SIMPLE[op](x)
-        if op == "pow":
-            return self.power(x[0], x[1])
-        if op == "sqrt":
-            return self.power(x[0], Fraction(1, 2))
-        if op == "exp":
-            return Fraction(1) if x[0] == 0 else self.rounded(decimal.getcontext().exp, x[0], "exp")
-        if op in ("ln", "log", "log10"):
-            return self.log(x[0], op)
-        raise _Abstain("invalid_tree", f"unknown operator {op!r}")   # unreachable: _check refuses it
-
-    def power(self, base: Fraction, exponent: Fraction) -> Fraction:
-        if exponent.denominator == 1:
-            e = exponent.numerator
-            if base == 0 and e < 0:
-                raise _fail("zero raised to a negative power")
-            if abs(base) != 1 and base != 0:
-                size = max(base.numerator.bit_length(), base.denominator.bit_length())
-                if size * abs(e) > MAX_BITS:
-                    raise _Abstain("too_large", "a power whose exact value exceeds the evaluator's bound")
-            return base ** e
-        if base < 0:
-            raise _fail("a negative number raised to a fractional power")
-        if base == 0:
-            if exponent < 0:
-                raise _fail("zero raised to a negative power")
-            return Fraction(0)
-        root = _exact_root(base, exponent.denominator)
-        if root is not None:
-            return self.power(root, Fraction(exponent.numerator))
-        return self.rounded(lambda b: decimal.getcontext().power(b, _decimal(exponent)), base, "pow")
-
-    def log(self, x: Fraction, op: str) -> Fraction:
-        if x <= 0:
-            raise _fail(f"{op} of a number that is not positive")
-        if x == 1:
-            return Fraction(0)
-        if op == "log10":
-            for whole in (x, 1 / x):                  # exact for a whole power of ten
-                if whole.denominator == 1 and re.fullmatch(r"10*", str(whole.numerator)):
-                    k = len(str(whole.numerator)) - 1
-                    return Fraction(k if whole == x else -k)
-        ctx = decimal.getcontext()
-        return self.rounded(ctx.log10 if op == "log10" else ctx.ln, x, op)
-
-    def rounded(self, fn: Any, x: Fraction, op: str) -> Fraction:
-        """An irrational result to DIGITS significant digits; the tree's value is no longer exact."""
-        try:
-            result = fn(_decimal(x))
-        except decimal.Overflow:
-            raise _fail(f"{op} overflows the evaluator's range") from None
-        except decimal.DecimalException as exc:
-            raise _fail(f"{op} failed: {type(exc).__name__}") from None
-        self.exact = False
-        return Fraction(result)
-
-
-def _divide(x: list[Fraction]) -> Fraction:
-    if x[1] == 0:
-        raise _fail("division by zero")
-    return x[0] / x[1]
-
-
-_SIMPLE: dict[str, Any] = {   # exact operations on the evaluated arguments
-    "-": lambda x: -x[0] if len(x) == 1 else x[0] - x[1], "/": _divide,
-    "min": min, "max": max, "abs": lambda x: abs(x[0]),
-    "floor": lambda x: Fraction(math.floor(x[0])), "ceil": lambda x: Fraction(math.ceil(x[0])),
-    "round": lambda x: _round(x[0], x[1] if len(x) == 2 else Fraction(0)),
-    "not": lambda x: Fraction(int(x[0] == 0)),
-    "<": lambda x: Fraction(int(x[0] < x[1])), "<=": lambda x: Fraction(int(x[0] <= x[1])),
-    ">": lambda x: Fraction(int(x[0] > x[1])), ">=": lambda x: Fraction(int(x[0] >= x[1])),
-    "==": lambda x: Fraction(int(x[0] == x[1])), "!=": lambda x: Fraction(int(x[0] != x[1])),
-}
-
-
-def _decimal(x: Fraction) -> decimal.Decimal:
-    ctx = decimal.getcontext()
-    return ctx.divide(decimal.Decimal(x.numerator), decimal.Decimal(x.denominator))
-
-
-def _round(x: Fraction, digits: Fraction) -> Fraction:
-    """Round half away from zero to `digits` decimal places (a whole number in [-12, 12])."""
-    if digits.denominator != 1 or abs(digits) > 12:
-        raise _fail("round takes a whole number of decimal places between -12 and 12")
-    scale = Fraction(10) ** int(digits)
-    scaled = abs(x) * scale
-    whole = math.floor(scaled + Fraction(1, 2))
-    return (whole if x >= 0 else -whole) / scale
-
-
-def _exact_root(x: Fraction, n: int) -> Fraction | None:
-    """The rational n-th root of a positive x when there is one (n at most 64), else None."""
-    if n > 64:
-        return None
-    roots = [_int_root(part, n) for part in (x.numerator, x.denominator)]
-    if any(r is None for r in roots):
-        return None
-    return Fraction(roots[0], roots[1])  # type: ignore[arg-type]
-
-
-def _int_root(value: int, n: int) -> int | None:
-    """Exact integer n-th root of value >= 1, or None (Newton's method on integers)."""
-    guess = 1 << -(-value.bit_length() // n)      # at least the root
-    while True:
-        better = ((n - 1) * guess + value // guess ** (n - 1)) // n
-        if better >= guess:
-            break
-        guess = better
-    return guess if guess**n == value else None

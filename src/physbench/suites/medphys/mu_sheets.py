@@ -323,7 +323,6 @@ def l3_chain(p: IsocentricBlocked, s: Sheet, mode: str | None = None) -> Shown:
     output, wf, tf = _given(s, p.output_cgy_per_mu, 3), _given(s, p.wedge_factor, 3), _given(s, p.tray_factor, 3)
     x, y = num(p.coll_x_cm), num(p.coll_y_cm)
     area, perim = _given(s, p.blocked_area_cm2, 1), _given(s, p.blocked_perimeter_cm, 1)
-    dm = fmt_dec(p.dmax_cm, 1)
     dose, inline = _dose_per_fraction(s, p, mode)
     squares: dict[str, Shown] = {}
     for which in s.order("squares", ["rc", "rd"]):

@@ -8,7 +8,7 @@ into a checked dict or a one-line error, bounded in size and never evaluated.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
 
 from physbench.core.tools import ToolSpec
 from physbench.core.tools import parse_arguments as read_arguments
