@@ -123,3 +123,20 @@ def test_hostile_response_is_graded_not_crashed(_run, tmp_path):
     r = _run("--reference", "1 m", "--band", "1%", "--json", str(f))
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["passed"] is False
+
+
+@pytest.mark.parametrize("band", ["0", "0%", "0.0", "100%", "150%"])
+def test_a_band_outside_zero_to_one_hundred_percent_is_refused(_run, band):
+    _fails_with_one_line(_run("--reference", "1.018 cGy/MU", "--band", band, stdin=BOXED))
+
+
+def test_empty_binary_or_directory_input_is_refused_not_graded(_run, tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("  \n")
+    binary = tmp_path / "reply.bin"
+    binary.write_bytes(b"\x7fELF\x00\x00\x01" * 10)
+    for source in (str(empty), str(binary), str(tmp_path)):
+        r = _run("--reference", "1 Gy", "--band", "1%", source)
+        _fails_with_one_line(r)
+    assert "directory" in _run("--reference", "1 Gy", "--band", "1%", str(tmp_path)).stderr
+    _fails_with_one_line(_run("--reference", "1 Gy", "--band", "1%", stdin=""))

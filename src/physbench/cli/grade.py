@@ -30,6 +30,8 @@ def parse_band(text: str) -> float:
         raise UserError(f"--band {text!r}: a fraction must be below 1; write a percentage as {s}%")
     if not math.isfinite(value):
         raise UserError(f"--band {text!r} is not a finite number")
+    if not 0.0 < value < 1.0:
+        raise UserError(f"--band {text!r}: the tolerance must be above 0 and below 100%")
     return value
 
 
@@ -39,6 +41,8 @@ def _read_response(source: str) -> str:
         data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
     else:
         path = Path(source)
+        if path.is_dir():
+            raise UserError(f"{source} is a directory; give the response file inside it")
         if not path.is_file():
             raise UserError(f"response file not found: {source}")
         try:
@@ -48,6 +52,11 @@ def _read_response(source: str) -> str:
             raise UserError(f"cannot read {source}: {exc.strerror or exc}") from None
     if len(data) > MAX_INPUT_BYTES:
         raise UserError(f"response is larger than {MAX_INPUT_BYTES >> 20} MB")
+    # a binary file or an empty reply is a mistake in the command, not a response to grade
+    if b"\x00" in data:
+        raise UserError(f"{source}: the response is binary (it holds NUL bytes); give a text file")
+    if not data.strip():
+        raise UserError(f"{source}: the response is empty")
     return data.decode("utf-8", errors="replace")
 
 
