@@ -17,18 +17,12 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 from inspect_ai.scorer import CORRECT, INCORRECT, Score, Target, accuracy, scorer, stderr
 from inspect_ai.solver import Generate, TaskState, solver
 
-_STOP = {"stop": "stop", "max_tokens": "length", "model_length": "length", "tool_calls": "tool_calls"}
-
-
-def _items(suite: str, split: str, limit: int | None, options: dict[str, str]) -> list[Any]:
-    from physbench.runner.evaluate import EvalConfig, load_items
-
-    return load_items(EvalConfig(suite=suite, split=split, limit=limit, item_options=tuple(options.items())))
+from physbench.integrations.common import chat_turns, format_turn, grade_reply, suite_items
 
 
 def _sample(item: Any) -> Sample:
-    messages = [ChatMessageSystem(content=m.content) if m.role == "system" else ChatMessageUser(content=m.content)
-                for m in item.messages if m.role in ("system", "user")]
+    messages = [ChatMessageSystem(content=text) if role == "system" else ChatMessageUser(content=text)
+                for role, text in chat_turns(item)]
     return Sample(input=messages, id=item.id, metadata={"kind": item.kind})
 
 
@@ -39,8 +33,8 @@ def physbench_turns(items: dict[str, Any]):
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         state = await generate(state)
         item = items.get(str(state.sample_id))
-        fmt = item.protocol_data.get("format") if item is not None else None
-        if isinstance(fmt, str) and fmt:
+        fmt = format_turn(item) if item is not None else None
+        if fmt:
             state.messages.append(ChatMessageUser(content=fmt))
             state = await generate(state)
         return state
@@ -51,16 +45,12 @@ def physbench_turns(items: dict[str, Any]):
 @scorer(metrics=[accuracy(), stderr()])
 def physbench_grade(items: dict[str, Any], suite_name: str):
     """The suite's own grade of the final reply; its outcome is the explanation."""
-    from physbench.core.registry import get_suite
-    from physbench.protocols.base import Answer
-
-    suite = get_suite(suite_name)
 
     async def score(state: TaskState, target: Target) -> Score:
         item = items[str(state.sample_id)]
         text = state.output.completion if state.output is not None else ""
-        finish = _STOP.get(str(state.output.stop_reason), None) if state.output is not None else None
-        grade = suite.grade(item, Answer(text or "", finish))
+        finish = str(state.output.stop_reason) if state.output is not None else None
+        grade = grade_reply(suite_name, item, text, finish)
         return Score(value=CORRECT if grade.passed else INCORRECT, answer=text[-500:], explanation=grade.outcome,
                      metadata={"score": grade.score, "outcome": grade.outcome})
 
@@ -69,7 +59,7 @@ def physbench_grade(items: dict[str, Any], suite_name: str):
 
 def suite_task(suite: str, split: str = "dev", limit: int | None = None, **options: str) -> Task:
     """The Inspect task of one suite's items (options as `physbench eval --option`)."""
-    items = _items(suite, split, limit, {k: str(v) for k, v in options.items()})
+    items = suite_items(suite, split, limit, options)
     by_id = {i.id: i for i in items}
     return Task(dataset=MemoryDataset([_sample(i) for i in items], name=f"physbench-{suite}"),
                 solver=physbench_turns(by_id), scorer=physbench_grade(by_id, suite))
