@@ -19,6 +19,7 @@ import asyncio
 import json
 import sys
 import threading
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -106,7 +107,7 @@ def _completion_body(request: dict[str, Any], text: str | None, finish: str,
     if tool_calls:
         message["tool_calls"] = tool_calls
     return json.dumps({
-        "id": "mock-1", "object": "chat.completion", "model": request.get("model", "mock"),
+        "id": "mock-1", "object": "chat.completion", "created": int(time.time()), "model": request.get("model", "mock"),
         "choices": [{"index": 0, "message": message, "finish_reason": finish}],
         "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                   "total_tokens": prompt_tokens + completion_tokens},
