@@ -145,8 +145,11 @@ def register(app: typer.Typer) -> None:
                                                   "(the system and its protocol; same as --option system=NAME)."),
     ) -> None:
         """Run a model on a suite; every graded attempt goes to the run's store at once."""
+        from physbench.core.seeds import check_seed
         from physbench.runner.evaluate import EvalConfig, evaluate
 
+        if seed is not None:
+            check_seed(seed)
         item_options = (arm_options(arm, data, library_subset) + parse_item_options(option)
                         + ((("system", system),) if system else ()))
         config = EvalConfig(suite=suite, split=split, model=model, protocol=protocol,
