@@ -96,6 +96,17 @@ def _check_options(c: EvalConfig) -> None:
         raise UserError("--base-url applies to openai/NAME models only")
 
 
+def _check_price_table(c: EvalConfig) -> None:
+    """A `--price-table` prices openai/NAME models only, and is read whole before any request."""
+    if c.price_table is None:
+        return
+    from physbench.models.pricing import load_table
+
+    if not str(c.model).startswith("openai/"):
+        raise UserError(f"--price-table applies to openai/NAME models only, not --model {str(c.model)[:60]}")
+    load_table(c.price_table)
+
+
 def _item_options(suite: Any, c: EvalConfig) -> dict[str, str]:
     """The `--option` pairs, each a name the suite lists in `item_options`; a UserError otherwise."""
     known = tuple(getattr(suite, "item_options", ()) or ())
@@ -225,6 +236,7 @@ def evaluate(c: EvalConfig) -> EvalResult:
     c, protocol = resolve(c, suite)
     assert c.model is not None and c.protocol is not None and c.repeats is not None
     check_model_spec(protocol, c.model)
+    _check_price_table(c)
     items = _items(suite, c)
     check_item = getattr(protocol, "check_item", None)
     for item in items if callable(check_item) else ():
