@@ -31,6 +31,18 @@ def _read_key(path: str) -> bytes:
     return normalise_key(key)
 
 
+def key_for(split: str, key_file: str | None) -> bytes | None:
+    """The key of a keyed split from `--key-file`; the public dev split refuses one (before reading it)."""
+    from physbench.core.errors import UserError
+    from physbench.runner.evaluate import DEV_KEY_ERROR
+
+    if key_file is None:
+        return None
+    if split == "dev":
+        raise UserError(DEV_KEY_ERROR)
+    return _read_key(key_file)
+
+
 def parse_item_options(pairs: list[str] | None) -> tuple[tuple[str, str], ...]:
     """`NAME=VALUE` texts as pairs; a UserError for one without `=` or with an empty name."""
     from physbench.core.errors import UserError
@@ -158,7 +170,7 @@ def register(app: typer.Typer) -> None:
                             run_dir=run_dir, temperature=temperature, max_tokens=max_tokens, timeout_s=timeout,
                             max_attempts=max_attempts, retry_delay_s=retry_delay, max_retry_after_s=max_retry_after,
                             seed=seed, price_table=price_table,
-                            key=_read_key(key_file) if key_file else None, quiet=quiet,
+                            key=key_for(split, key_file), quiet=quiet,
                             item_options=item_options)
         result = evaluate(config)
         if as_json:

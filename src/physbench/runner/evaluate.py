@@ -71,6 +71,9 @@ class EvalResult:
     wall_s: float
 
 
+DEV_KEY_ERROR = "--key-file is only for a keyed split (e.g. --split test); the dev split is public and takes no key"
+
+
 def _check_options(c: EvalConfig) -> None:
     if c.limit is not None and c.limit < 1:
         raise UserError("--limit must be at least 1")
@@ -92,6 +95,8 @@ def _check_options(c: EvalConfig) -> None:
         raise UserError("--max-retry-after must be between 0 and 3600 seconds")
     if c.split == "test" and not c.key:
         raise UserError("--split test needs --key-file")
+    if c.split == "dev" and c.key is not None:
+        raise UserError(DEV_KEY_ERROR)
     if base_urls(c.base_url) and not (c.model or "").startswith("openai/"):
         raise UserError("--base-url applies to openai/NAME models only")
 
