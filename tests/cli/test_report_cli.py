@@ -118,3 +118,19 @@ def test_out_names_a_folder_without_a_suffix_when_it_ends_with_a_slash_or_exists
     existing.mkdir()
     assert cli("report", str(runs[0]), "--out", str(existing)).returncode == 0
     assert (existing / "report.md").is_file() and (existing / "report.html").is_file()
+
+
+def test_report_files_get_the_mode_the_umask_gives(runs, tmp_path, cli):
+    import os
+    import stat
+
+    saved = os.umask(0o022)
+    try:
+        out = tmp_path / "report"
+        assert cli("report", str(runs[0]), "--out", str(out)).returncode == 0
+        single = tmp_path / "one.md"
+        assert cli("report", str(runs[0]), "--out", str(single)).returncode == 0
+    finally:
+        os.umask(saved)
+    for path in (out / "report.md", out / "report.json", out / "report.html", single):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o644, path
