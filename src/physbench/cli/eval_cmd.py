@@ -74,7 +74,7 @@ def summary_lines(summary: dict, status: str, wall_s: float, attempted: int, ski
         lines += [f"  {c['name']}: {interval_text(c)} % ({c['n_correct']}/{c['n']})" for c in s["by_kind"]]
     outcomes = ", ".join(f"{k} {v}" for k, v in s["outcomes"].items() if v)
     lines.append(f"outcomes: {outcomes or 'none'}; errors (no response): {s['n_errors']}")
-    lines.append(f"tokens: {tokens_text(s)}")
+    lines.append(f"tokens: {s['tokens']['total']:,} ({tokens_text(s)})")
     from physbench.runner.progress import rate_text
 
     rate = attempted / wall_s if wall_s > 0 else 0.0

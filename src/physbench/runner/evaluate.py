@@ -280,7 +280,7 @@ def evaluate(c: EvalConfig) -> EvalResult:
         order = getattr(suite, "case_order", None)  # a suite whose seeds fix the case order (clincalc)
         work = [(item, r) for r in range(c.repeats) for item in (order(items, r) if callable(order) else items)
                 if (item.id, r) not in done]
-        tally = Tally(total=len(items) * c.repeats, done_before=len(items) * c.repeats - len(work))
+        tally = Tally(total=len(items) * c.repeats, done_before=len(items) * c.repeats - len(work), started=start)
         store.begin_session()
         store.write_items(items)
         inline = c.grade_inline
@@ -302,11 +302,12 @@ def evaluate(c: EvalConfig) -> EvalResult:
             except RuntimeError as exc:  # the grading process or the store failed
                 status, failure = "failed", str(exc)
             finally:
-                progress.close(tally)
                 try:
-                    sink.close()
+                    sink.close()  # every attempt stored: the end of the interval the rate is over
                 except RuntimeError as exc:
                     status, failure = "failed", failure or str(exc)
+                tally.stop()
+                progress.close(tally)
                 counts = getattr(model, "counts", None)
                 if callable(counts):
                     store.add_endpoint_counts(counts())
@@ -315,7 +316,7 @@ def evaluate(c: EvalConfig) -> EvalResult:
         store.close()
     if failure is not None:
         raise UserError(failure)
-    wall = time.perf_counter() - start
+    wall = tally.elapsed()  # the progress line's interval, so that both print the same rate
     with open_run(run_dir) as reader:
         summary = summarise(reader)
     return EvalResult(run_dir=run_dir, summary=summary, status=status, attempted=tally.done + tally.errors,
