@@ -90,3 +90,47 @@ def test_a_bad_run_among_good_ones_is_one_line_exit_2_and_writes_nothing(runs, t
     a_file.write_text("x")
     r = cli("report", str(runs[0]), "--out", str(a_file))
     assert r.returncode == 2 and "is not a directory" in r.stderr and a_file.read_text() == "x"
+
+
+def test_out_with_a_json_suffix_writes_one_json_file(runs, tmp_path, cli):
+    """Issue 16: `--out rep.json` (or rep.txt) made a folder of that name."""
+    out = tmp_path / "rep.json"
+    r = cli("report", *map(str, runs), "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert out.is_file() and json.loads(out.read_text())["runs"][0]["n_correct"] == 12
+    html = tmp_path / "rep.html"
+    assert cli("report", str(runs[0]), "--out", str(html)).returncode == 0
+    assert html.is_file() and html.read_text().lstrip().lower().startswith("<!doctype html")
+
+
+def test_out_with_an_unknown_suffix_is_one_line_and_writes_nothing(runs, tmp_path, cli):
+    out = tmp_path / "rep.txt"
+    r = cli("report", str(runs[0]), "--out", str(out))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "unknown suffix '.txt'" in r.stderr
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_out_names_a_folder_without_a_suffix_when_it_ends_with_a_slash_or_exists(runs, tmp_path, cli):
+    dotted = tmp_path / "report-v1.2"
+    assert cli("report", str(runs[0]), "--out", f"{dotted}/").returncode == 0
+    assert (dotted / "report.json").is_file()
+    existing = tmp_path / "old.md"
+    existing.mkdir()
+    assert cli("report", str(runs[0]), "--out", str(existing)).returncode == 0
+    assert (existing / "report.md").is_file() and (existing / "report.html").is_file()
+
+
+def test_report_files_get_the_mode_the_umask_gives(runs, tmp_path, cli):
+    import os
+    import stat
+
+    saved = os.umask(0o022)
+    try:
+        out = tmp_path / "report"
+        assert cli("report", str(runs[0]), "--out", str(out)).returncode == 0
+        single = tmp_path / "one.md"
+        assert cli("report", str(runs[0]), "--out", str(single)).returncode == 0
+    finally:
+        os.umask(saved)
+    for path in (out / "report.md", out / "report.json", out / "report.html", single):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o644, path

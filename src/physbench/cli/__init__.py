@@ -6,6 +6,7 @@ the command functions so that `physbench --help` starts fast.
 
 from __future__ import annotations
 
+import re
 import sys
 from importlib import import_module
 from typing import Sequence
@@ -60,6 +61,14 @@ def fail(message: str) -> "typer.Exit":
     return typer.Exit(code=2)
 
 
+def _no_such_option(exc: "click.exceptions.NoSuchOption") -> str:
+    """Click's message, or for a negative number (read as an option name) one that says so."""
+    name = exc.option_name or ""
+    if re.fullmatch(r"-\d[\d.eE+-]*", name):
+        return f"{name} was read as an option: a negative number is not accepted here (seeds and counts are >= 0)"
+    return " ".join(exc.format_message().split())
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: every user error ends as one line on stderr and exit code 2."""
     command = typer.main.get_command(app)
@@ -73,6 +82,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.exit(130)
     except click.exceptions.NoArgsIsHelpError as exc:
         print(exc.format_message(), file=sys.stderr)
+        sys.exit(2)
+    except click.exceptions.NoSuchOption as exc:
+        print(f"physbench: error: {_no_such_option(exc)}", file=sys.stderr)
         sys.exit(2)
     except click.exceptions.ClickException as exc:
         msg = " ".join(exc.format_message().split())

@@ -31,6 +31,18 @@ def _read_key(path: str) -> bytes:
     return normalise_key(key)
 
 
+def key_for(split: str, key_file: str | None) -> bytes | None:
+    """The key of a keyed split from `--key-file`; the public dev split refuses one (before reading it)."""
+    from physbench.core.errors import UserError
+    from physbench.runner.evaluate import DEV_KEY_ERROR
+
+    if key_file is None:
+        return None
+    if split == "dev":
+        raise UserError(DEV_KEY_ERROR)
+    return _read_key(key_file)
+
+
 def parse_item_options(pairs: list[str] | None) -> tuple[tuple[str, str], ...]:
     """`NAME=VALUE` texts as pairs; a UserError for one without `=` or with an empty name."""
     from physbench.core.errors import UserError
@@ -62,7 +74,7 @@ def summary_lines(summary: dict, status: str, wall_s: float, attempted: int, ski
         lines += [f"  {c['name']}: {interval_text(c)} % ({c['n_correct']}/{c['n']})" for c in s["by_kind"]]
     outcomes = ", ".join(f"{k} {v}" for k, v in s["outcomes"].items() if v)
     lines.append(f"outcomes: {outcomes or 'none'}; errors (no response): {s['n_errors']}")
-    lines.append(f"tokens: {tokens_text(s)}")
+    lines.append(f"tokens: {s['tokens']['total']:,} ({tokens_text(s)})")
     from physbench.runner.progress import rate_text
 
     rate = attempted / wall_s if wall_s > 0 else 0.0
@@ -145,8 +157,11 @@ def register(app: typer.Typer) -> None:
                                                   "(the system and its protocol; same as --option system=NAME)."),
     ) -> None:
         """Run a model on a suite; every graded attempt goes to the run's store at once."""
+        from physbench.core.seeds import check_seed
         from physbench.runner.evaluate import EvalConfig, evaluate
 
+        if seed is not None:
+            check_seed(seed)
         item_options = (arm_options(arm, data, library_subset) + parse_item_options(option)
                         + ((("system", system),) if system else ()))
         config = EvalConfig(suite=suite, split=split, model=model, protocol=protocol,
@@ -155,7 +170,7 @@ def register(app: typer.Typer) -> None:
                             run_dir=run_dir, temperature=temperature, max_tokens=max_tokens, timeout_s=timeout,
                             max_attempts=max_attempts, retry_delay_s=retry_delay, max_retry_after_s=max_retry_after,
                             seed=seed, price_table=price_table,
-                            key=_read_key(key_file) if key_file else None, quiet=quiet,
+                            key=key_for(split, key_file), quiet=quiet,
                             item_options=item_options)
         result = evaluate(config)
         if as_json:

@@ -28,11 +28,11 @@ def register(app: typer.Typer) -> None:
                                                help="Keep the reference answers of a keyed split (dev always has them)."),
     ) -> None:
         """Write a suite's items, one row each (id, suite, kind, messages, reference, meta, canary)."""
-        from physbench.cli.eval_cmd import _read_key, parse_item_options
+        from physbench.cli.eval_cmd import key_for, parse_item_options
         from physbench.export.rows import item_row, write_rows
         from physbench.runner.evaluate import EvalConfig, load_items
 
-        config = EvalConfig(suite=suite, split=split, limit=limit, key=_read_key(key_file) if key_file else None,
+        config = EvalConfig(suite=suite, split=split, limit=limit, key=key_for(split, key_file),
                             item_options=parse_item_options(option))
         items = load_items(config)
         keyed = config.key is not None

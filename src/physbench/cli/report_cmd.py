@@ -18,17 +18,40 @@ def _write_atomic(path: Path, data: str | bytes) -> None:
     write_atomic(path, lambda fh: fh.write(data.encode("utf-8") if isinstance(data, str) else data))
 
 
-def _outputs(target: Path, report: Any) -> dict[Path, str | bytes]:
+FILE_KINDS = {".md": "md", ".html": "html", ".htm": "html", ".json": "json"}
+
+
+def out_kind(out: str) -> str:
+    """What `--out OUT` writes: "md", "html" or "json" (one file), or "dir" (all of them and figures).
+
+    A directory is a name without a suffix, one ending in "/", or one that exists as a folder; any
+    other suffix is a UserError rather than a folder named like a file.
+    """
+    from physbench.core.errors import UserError
+
+    target = Path(out)
+    if out.endswith(("/", "\\")) or target.is_dir() or not target.suffix:
+        return "dir"
+    kind = FILE_KINDS.get(target.suffix.lower())
+    if kind is None:
+        raise UserError(f"--out {out}: unknown suffix {target.suffix!r}; give a .md, .html or .json file, "
+                        "or a folder (no suffix, or end it with /)")
+    return kind
+
+
+def _outputs(target: Path, report: Any, kind: str) -> dict[Path, str | bytes]:
     """Every file of `--out TARGET`, rendered in memory before any is written."""
     from physbench.report.document import json_safe
     from physbench.report.html import render_html
     from physbench.report.markdown import render_document
 
-    suffix = target.suffix.lower()
-    if suffix == ".md":
+    if kind == "md":
         return {target: render_document(report.sections, captions=report.captions)}
-    if suffix in (".html", ".htm"):
+    if kind == "html":
         return {target: render_html(report.sections, report.figures, report.doc["models"], report.captions)}
+    as_json = json.dumps(json_safe(report.doc), indent=2, allow_nan=False) + "\n"
+    if kind == "json":
+        return {target: as_json}
     from physbench.core.errors import UserError
 
     if target.exists() and not target.is_dir():
@@ -38,16 +61,16 @@ def _outputs(target: Path, report: Any) -> dict[Path, str | bytes]:
     for key, png in report.figures.items():
         files[target / FIGURE_DIR / f"{key}.png"] = png
         figure_files[key] = f"{FIGURE_DIR}/{key}.png"
-    files[target / "report.json"] = json.dumps(json_safe(report.doc), indent=2, allow_nan=False) + "\n"
+    files[target / "report.json"] = as_json
     files[target / "report.md"] = render_document(report.sections, figure_files, report.captions)
     files[target / "report.html"] = render_html(report.sections, report.figures, report.doc["models"], report.captions)
     return files
 
 
-def write_report(out: Path, report: Any) -> list[Path]:
+def write_report(out: Path, report: Any, kind: str | None = None) -> list[Path]:
     """Render every file of `--out` in memory, then write each atomically; the paths written."""
     written = []
-    for path, data in _outputs(out, report).items():
+    for path, data in _outputs(out, report, kind or out_kind(str(out))).items():
         _write_atomic(path, data)
         written.append(path)
     return written
@@ -60,17 +83,17 @@ def register(app: typer.Typer) -> None:
     def report_command(
         run_dirs: List[str] = typer.Argument(..., help="One or more run directories."),
         out: Optional[str] = typer.Option(
-            None, "--out", help="A .md or .html file, or a directory that gets report.md, report.html (self-contained), "
-                                "report.json and figures/."),
+            None, "--out", help="A .md, .html or .json file, or a directory (no suffix) that gets report.md, "
+                                "report.html (self-contained), report.json and figures/."),
         as_json: bool = typer.Option(False, "--json", help="Print the report's data as JSON."),
     ) -> None:
         """Report on stored runs: accuracy with exact intervals, pairwise tests with letters, checking, detection
         and false alarms, J, attribution of wrong answers, repeated runs; tables and figures."""
         from physbench.report.document import json_safe, report_for
 
-        needs_figures = bool(out) and Path(out).suffix.lower() != ".md"
-        report = report_for(run_dirs, figures=needs_figures)
-        written = write_report(Path(out), report) if out else []
+        kind = out_kind(out) if out else None
+        report = report_for(run_dirs, figures=kind in ("html", "dir"))
+        written = write_report(Path(out), report, kind) if out else []
         if as_json:
             typer.echo(json.dumps(json_safe(report.doc), indent=2, allow_nan=False))
         elif out:

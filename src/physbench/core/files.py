@@ -3,11 +3,35 @@
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import BinaryIO, Callable
 
 from physbench.core.errors import UserError
+
+
+def _umask() -> int:
+    """The process umask, read without changing it where Linux reports it (else set and restored)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def file_mode(path: Path) -> int:
+    """The mode a plain `open(path, "w")` would leave: the old file's when it is replaced, else
+    0666 less the umask (a temporary file starts at 0600, which is not what the user asked for)."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        return 0o666 & ~_umask()
 
 
 def write_atomic(path: Path, write: Callable[[BinaryIO], object], *, make_folder: bool = True) -> None:
@@ -24,6 +48,8 @@ def write_atomic(path: Path, write: Callable[[BinaryIO], object], *, make_folder
     except OSError as exc:
         raise UserError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
     try:
+        if hasattr(os, "fchmod"):  # POSIX
+            os.fchmod(fd, file_mode(path))
         with os.fdopen(fd, "wb") as fh:
             write(fh)
         os.replace(tmp, path)

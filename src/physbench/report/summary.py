@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from physbench.grading.types import OUTCOMES
 from physbench.report.intervals import exact_interval
+from physbench.runner.progress import attempt_tokens
 from physbench.runner.records import item_group
 
 if TYPE_CHECKING:
@@ -74,7 +75,7 @@ def summarise(reader: "RunReader") -> dict[str, Any]:
 def _add_tokens(tokens: dict[str, int], r: "Result") -> None:
     tokens["prompt"] += r.usage.get("prompt_tokens", 0)
     tokens["completion"] += r.usage.get("completion_tokens", 0)
-    tokens["total"] += r.usage.get("total_tokens", 0)
+    tokens["total"] += attempt_tokens(r.usage)  # prompt + completion, as the progress line counts them
     for key, name in (("cached_tokens", "cached"), ("reasoning_tokens", "reasoning")):  # where the endpoint reports them
         if r.usage.get(key):
             tokens[name] = tokens.get(name, 0) + r.usage[key]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from physbench.models.base import ModelError, attempt_seed
-from physbench.runner.progress import NoProgress, Progress, Tally
+from physbench.runner.progress import NoProgress, Progress, Tally, attempt_tokens
 from physbench.runner.records import AttemptRecord
 from physbench.runner.retry import AttemptFailed, CallLedger, RetryPolicy
 
@@ -130,7 +130,7 @@ class Engine:
                     tally.errors += 1
                 else:
                     tally.done += 1
-                tally.tokens += record.usage.get("total_tokens", 0)
+                tally.tokens += attempt_tokens(record.usage)
                 update(tally)
 
         progress.update(tally)

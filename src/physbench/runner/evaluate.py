@@ -71,6 +71,9 @@ class EvalResult:
     wall_s: float
 
 
+DEV_KEY_ERROR = "--key-file is only for a keyed split (e.g. --split test); the dev split is public and takes no key"
+
+
 def _check_options(c: EvalConfig) -> None:
     if c.limit is not None and c.limit < 1:
         raise UserError("--limit must be at least 1")
@@ -92,8 +95,21 @@ def _check_options(c: EvalConfig) -> None:
         raise UserError("--max-retry-after must be between 0 and 3600 seconds")
     if c.split == "test" and not c.key:
         raise UserError("--split test needs --key-file")
+    if c.split == "dev" and c.key is not None:
+        raise UserError(DEV_KEY_ERROR)
     if base_urls(c.base_url) and not (c.model or "").startswith("openai/"):
         raise UserError("--base-url applies to openai/NAME models only")
+
+
+def _check_price_table(c: EvalConfig) -> None:
+    """A `--price-table` prices openai/NAME models only, and is read whole before any request."""
+    if c.price_table is None:
+        return
+    from physbench.models.pricing import load_table
+
+    if not str(c.model).startswith("openai/"):
+        raise UserError(f"--price-table applies to openai/NAME models only, not --model {str(c.model)[:60]}")
+    load_table(c.price_table)
 
 
 def _item_options(suite: Any, c: EvalConfig) -> dict[str, str]:
@@ -225,6 +241,7 @@ def evaluate(c: EvalConfig) -> EvalResult:
     c, protocol = resolve(c, suite)
     assert c.model is not None and c.protocol is not None and c.repeats is not None
     check_model_spec(protocol, c.model)
+    _check_price_table(c)
     items = _items(suite, c)
     check_item = getattr(protocol, "check_item", None)
     for item in items if callable(check_item) else ():
@@ -263,7 +280,7 @@ def evaluate(c: EvalConfig) -> EvalResult:
         order = getattr(suite, "case_order", None)  # a suite whose seeds fix the case order (clincalc)
         work = [(item, r) for r in range(c.repeats) for item in (order(items, r) if callable(order) else items)
                 if (item.id, r) not in done]
-        tally = Tally(total=len(items) * c.repeats, done_before=len(items) * c.repeats - len(work))
+        tally = Tally(total=len(items) * c.repeats, done_before=len(items) * c.repeats - len(work), started=start)
         store.begin_session()
         store.write_items(items)
         inline = c.grade_inline
@@ -285,11 +302,12 @@ def evaluate(c: EvalConfig) -> EvalResult:
             except RuntimeError as exc:  # the grading process or the store failed
                 status, failure = "failed", str(exc)
             finally:
-                progress.close(tally)
                 try:
-                    sink.close()
+                    sink.close()  # every attempt stored: the end of the interval the rate is over
                 except RuntimeError as exc:
                     status, failure = "failed", failure or str(exc)
+                tally.stop()
+                progress.close(tally)
                 counts = getattr(model, "counts", None)
                 if callable(counts):
                     store.add_endpoint_counts(counts())
@@ -298,7 +316,7 @@ def evaluate(c: EvalConfig) -> EvalResult:
         store.close()
     if failure is not None:
         raise UserError(failure)
-    wall = time.perf_counter() - start
+    wall = tally.elapsed()  # the progress line's interval, so that both print the same rate
     with open_run(run_dir) as reader:
         summary = summarise(reader)
     return EvalResult(run_dir=run_dir, summary=summary, status=status, attempted=tally.done + tally.errors,

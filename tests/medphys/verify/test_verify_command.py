@@ -70,3 +70,23 @@ def test_verify_with_2000_draws_per_cell_passes_and_writes_the_record(tmp_path):
     s = json.loads(r.stdout)
     assert s["passed"] and s["regeneration_identical"]["total"] == 60_000
     assert "## Tolerance bands" in doc.read_text()
+
+
+def test_the_controls_print_their_band_fractions_as_numbers(small_run):
+    """Issue 16: the JSON key inside_0_9_accepted printed as "inside 0 9 accepted"."""
+    from physbench.suites.medphys.cli_verify import _text
+    from physbench.suites.medphys.verify.document import markdown
+
+    for text in (_text(small_run), markdown(small_run, "physbench medphys verify --draws 20")):
+        assert "inside 0.9 x band accepted" in text and "outside 1.1 x band rejected" in text
+        assert "0 9 accepted" not in text and "1 1 rejected" not in text
+
+
+def test_the_shipped_verification_record_names_the_controls_as_the_command_does(small_run):
+    from pathlib import Path
+
+    from physbench.suites.medphys.verify.controls import control_label
+
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "verification.md").read_text(encoding="utf-8")
+    for key in small_run["negative_controls"]:
+        assert f"| {control_label(key)} |" in doc, key

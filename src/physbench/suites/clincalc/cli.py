@@ -88,6 +88,9 @@ def synth(out: Path = typer.Option(..., "--out", help="The file to write (.csv, 
     """A synthetic set in the official CSV schema: templated notes, gold answers and limits from the library."""
     from physbench.suites.clincalc.synth import write_synth
 
+    from physbench.core.seeds import check_seed
+
+    check_seed(seed)
     if out.exists() and out.is_dir():
         raise UserError(f"cannot write {out}: is a directory")
     n = write_synth(str(out), per_calculator, seed)

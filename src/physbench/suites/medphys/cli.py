@@ -70,11 +70,11 @@ def list_generators(as_json: bool = typer.Option(False, "--json", help="Print JS
     emit({"generators": out}, as_json, "\n".join(lines))
 
 
-@medphys_app.command("item")
+@medphys_app.command("item", context_settings={"ignore_unknown_options": True})  # a seed of -1 reaches the check
 def show_item(
     generator: str = typer.Argument(..., help="Generator name, e.g. tg51."),
     level: int = typer.Argument(..., help="Level 1, 2 or 3."),
-    seed: int = typer.Argument(..., help="Public seed (>= 0)."),
+    seed: int = typer.Argument(..., help="Public seed (0 to 2**63 - 1)."),
     kind: str = typer.Option("calculation", "--kind", help="calculation, worksheet_check or result_check."),
     benchmark_version: str = version_option(),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
@@ -83,8 +83,9 @@ def show_item(
     from physbench.suites.medphys.build import build_item
     from physbench.suites.medphys.versions import get_version
 
-    if seed < 0:
-        raise UserError("the seed must be >= 0")
+    from physbench.core.seeds import check_seed
+
+    check_seed(seed, "the seed")
     if kind not in KINDS:
         raise UserError(f"unknown kind {kind!r}; known: {', '.join(KINDS)}")
     item = build_item(generator, level, seed, kind, get_version(benchmark_version))

@@ -11,6 +11,8 @@ from physbench.suites.medphys.cli import emit, medphys_app
 
 
 def _text(s: dict) -> str:  # type: ignore[type-arg]
+    from physbench.suites.medphys.verify.controls import control_label
+
     lines = [f"medphys verification: {'PASSED' if s['passed'] else 'FAILED'} "
              f"({s['cells']} cells x {s['draws_per_cell']} draws)"]
     if s["max_rel_diff"] is not None:
@@ -20,7 +22,7 @@ def _text(s: dict) -> str:  # type: ignore[type-arg]
                  f"{s['regeneration_identical']['passed']}/{s['regeneration_identical']['total']}; reference accepted: "
                  f"{s['grader_accepts_reference']['passed']}/{s['grader_accepts_reference']['total']}")
     for name, t in s["negative_controls"].items():
-        lines.append(f"  {name.replace('_', ' ')}: {t['passed']}/{t['total']}")
+        lines.append(f"  {control_label(name)}: {t['passed']}/{t['total']}")
     lines.append("  bands (derived -> in use): " + ", ".join(
         f"{b['generator']} L{b['level']} {b['derived'] * 100:g}->{b['band'] * 100:g}%" for b in s["bands"]))
     worst = max(s["constant_answer"], key=lambda c: c["pass_rate"])

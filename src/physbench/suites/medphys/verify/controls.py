@@ -14,6 +14,21 @@ from physbench.grading import grade_calculation
 from physbench.suites.medphys.base import Generator, draw
 from physbench.suites.medphys.reference import reference_of
 
+# how each control is named in print (its JSON key keeps the underscores; "0_9" is 0.9 of the band)
+CONTROL_LABELS: dict[str, str] = {
+    "reference_accepted": "reference accepted",
+    "inside_0_9_accepted": "inside 0.9 x band accepted",
+    "outside_1_1_rejected": "outside 1.1 x band rejected",
+    "equivalent_unit_accepted": "equivalent unit accepted",
+    "incompatible_unit_rejected": "incompatible unit rejected",
+}
+
+
+def control_label(key: str) -> str:
+    """The printed name of a control's JSON key (a key without a label reads with spaces)."""
+    return CONTROL_LABELS.get(key, key.replace("_", " "))
+
+
 # an equivalent spelling of each answer unit and the factor from the unit to it
 EQUIVALENT: dict[str, tuple[str, float]] = {
     "cGy": ("Gy", 0.01), "Gy": ("cGy", 100.0), "mGy": ("Gy", 1e-3), "cGy/MU": ("Gy/MU", 0.01),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from physbench.suites.medphys.verify.controls import control_label
 from physbench.suites.medphys.verify.differences import NOTABLE, reason
 from physbench.suites.medphys.verify.paper_table6 import paper_share
 
@@ -41,7 +42,7 @@ def markdown(summary: dict[str, Any], command: str, figure: str | None = None) -
         "| control | passed | cases |",
         "|---|---|---|",
     ]
-    lines += [f"| {name.replace('_', ' ')} | {t['passed']} | {t['total']} |" for name, t in s["negative_controls"].items()]
+    lines += [f"| {control_label(name)} | {t['passed']} | {t['total']} |" for name, t in s["negative_controls"].items()]
     lines += ["", "## Tolerance bands (derived from ±0.05% input perturbations)", "",
               "| generator | level | input rounding (%) | final rounding (%) | sum (%) | derived (%) | band in use (%) |",
               "|---|---|---|---|---|---|---|"]
