@@ -191,7 +191,8 @@ def test_accuracy_by_audit_group_counts_each_group_s_calculators_and_cases():
     shape = {g: (rows[("arith", g)]["calculators"], rows[("arith", g)]["cases"]) for g in
              ("replaced", "other_concern", "flagged", "no_issue")}
     assert shape == {"replaced": (2, 4), "other_concern": (2, 4), "flagged": (4, 8), "no_issue": (3, 6)}
-    assert [rows[("arith", g)]["accuracy"] for g in ("replaced", "other_concern", "flagged", "no_issue")] == [0, 0, 0, 1]
+    groups = ("replaced", "other_concern", "flagged", "no_issue")
+    assert [rows[("arith", g)]["accuracy"] for g in groups] == [0, 0, 0, 1]
     assert all(rows[("prog", g)]["accuracy"] == 1 for g in ("replaced", "flagged", "no_issue"))
     assert rows[("arith", "no_issue")]["seed_sd"] == 0 and rows[("arith", "no_issue")]["seeds"] == 3
 

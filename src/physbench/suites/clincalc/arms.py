@@ -62,7 +62,8 @@ LADDER: dict[str, str] = {
     "program-solve": "Program-Solve", "program-solve-syntax": "Program-Solve + syntax",
     "blind-vote": "Blind + vote", "blind-repair": "Blind + repair", "blind-repair-vote": "Blind + repair + vote",
     "gold-solve-library": "Gold-Solve library",
-    "gold-first-program": "Gold-first, Program-Solve fallback", "gold-first-arithmetic": "Gold-first, arithmetic fallback",
+    "gold-first-program": "Gold-first, Program-Solve fallback",
+    "gold-first-arithmetic": "Gold-first, arithmetic fallback",
     "extract-first-program": "Extract-first, Program-Solve fallback",
     "extract-first-arithmetic": "Extract-first, arithmetic fallback",
 }

@@ -43,7 +43,8 @@ def sections(analyses: Mapping[str, Any], notes: Mapping[str, str]) -> list["Sec
 
     a = analyses
     note = notes.get("clincalc", "no clincalc runs")
-    return [*stat_sections(a, note), accuracy_section("clincalc-category", "Accuracy by category", "The dataset's Category column.",
+    return [*stat_sections(a, note),
+            accuracy_section("clincalc-category", "Accuracy by category", "The dataset's Category column.",
                              "category", a.get("categories"), note)]
 
 
