@@ -137,8 +137,102 @@ def test_a_five_seed_scripted_run_of_two_arms_gives_tables_1_2_7_and_8(cli, tmp_
     assert program["counts"]["no_program"] > 0 and program["attempted_accuracy"] == 1.0
     assert {x["set"] for x in a["outcome_sets"]} == {"covered", "uncovered", "full"}     # Table 14
     assert len(a["agreement"]) == 2 and len(a["calculators"]) == 110                     # Table 24, per calculator
+    assert [r["name"] for r in a["ladder"]["rows"]] == ["Open-book arithmetic", "Program-Solve"]  # Table 3
+    sets = {g["set"]: g["calculators"] for g in a["audit_gaps"]}                         # Table 12
+    assert sets == {"all": 55, "not_replaced": 51, "no_issue": 39}
+    groups = {(g["run"], g["group"]): g["calculators"] for g in a["audit_accuracy"]}     # Table 13
+    assert {g: groups[(a["arms"][0]["run"], g)] for g in ("replaced", "other_concern", "flagged", "no_issue")} == \
+        {"replaced": 4, "other_concern": 12, "flagged": 16, "no_issue": 39}
     out = tmp_path / "report.md"
     assert cli("report", *runs, "--out", str(out)).returncode == 0
     text = out.read_text(encoding="utf-8")
-    for title in ("Accuracy per arm", "Paired gaps", "Outcomes", "Agreement across seeds", "Accuracy per calculator"):
+    for title in ("Accuracy per arm", "Paired gaps", "Paired gaps without the audit-flagged calculators",
+                  "Accuracy by audit group", "Outcomes", "Agreement across seeds", "Accuracy per calculator"):
         assert f"## {title}" in text
+
+
+def _audit_arms():
+    """Two replaced, two other-concern and three unflagged calculators, two cases each, three seeds:
+    Program-Solve right everywhere, Open-book arithmetic wrong exactly on the flagged calculators."""
+    from physbench.suites.clincalc.formula_audit import calculators_in
+
+    calcs = [*calculators_in("replaced")[:2], *calculators_in("other_concern")[:2], *calculators_in("no_issue")[:3]]
+    per_case = [c for c in calcs for _ in range(2)]
+    flagged = set(calcs[:4])
+    prog = _arm("prog", "m", np.ones((len(per_case), 3)), per_case, arm="program-solve")
+    arith = _arm("arith", "m", [[0.0 if c in flagged else 1.0] * 3 for c in per_case], per_case,
+                 arm="open-book-arithmetic")
+    return prog, arith, calcs, per_case
+
+
+def test_a_gap_made_only_on_flagged_calculators_vanishes_without_them():
+    """Table 12: the gap over all cases is the flagged share; without the replaced four it is the share of
+    the other-concern cases; on the unflagged calculators it is zero with a zero-width interval."""
+    from physbench.suites.clincalc.formula_audit import audit_group
+    from physbench.suites.clincalc.report_audit import audit_gap_rows
+
+    prog, arith, calcs, per_case = _audit_arms()
+    rows = {r["set"]: r for r in audit_gap_rows([prog, arith])}
+    n = len(per_case)
+    other = sum(audit_group(c) == "other_concern" for c in per_case)
+    assert rows["all"]["gap"] == pytest.approx(8 / n) and rows["all"]["calculators"] == 7
+    assert rows["not_replaced"]["gap"] == pytest.approx(other / (n - 4)) and rows["not_replaced"]["calculators"] == 5
+    assert rows["no_issue"]["gap"] == 0 and rows["no_issue"]["cluster_ci"] == [0, 0]
+    assert rows["no_issue"]["cases"] == 6 and rows["all"]["cluster_ci"][0] > 0
+    assert (rows["all"]["first"], rows["all"]["second"]) == ("prog", "arith")
+
+
+def test_accuracy_by_audit_group_counts_each_group_s_calculators_and_cases():
+    """Table 13: the arithmetic arm is 0% on every flagged group and 100% on the unflagged one."""
+    from physbench.suites.clincalc.report_audit import audit_accuracy_rows
+
+    prog, arith, _, _ = _audit_arms()
+    rows = {(r["run"], r["group"]): r for r in audit_accuracy_rows([prog, arith])}
+    shape = {g: (rows[("arith", g)]["calculators"], rows[("arith", g)]["cases"]) for g in
+             ("replaced", "other_concern", "flagged", "no_issue")}
+    assert shape == {"replaced": (2, 4), "other_concern": (2, 4), "flagged": (4, 8), "no_issue": (3, 6)}
+    groups = ("replaced", "other_concern", "flagged", "no_issue")
+    assert [rows[("arith", g)]["accuracy"] for g in groups] == [0, 0, 0, 1]
+    assert all(rows[("prog", g)]["accuracy"] == 1 for g in ("replaced", "flagged", "no_issue"))
+    assert rows[("arith", "no_issue")]["seed_sd"] == 0 and rows[("arith", "no_issue")]["seeds"] == 3
+
+
+def test_a_group_s_seed_sd_and_interval_come_from_its_own_cases():
+    """One unflagged calculator pair whose seeds score 1/2, 2/2, 0/2: mean 50%, SD 50 pp; the replaced
+    group, always right, keeps its own 100% and zero SD."""
+    from physbench.suites.clincalc.formula_audit import calculators_in
+    from physbench.suites.clincalc.report_audit import audit_accuracy_rows
+
+    clean, replaced = calculators_in("no_issue")[:2], calculators_in("replaced")[:2]
+    a = _arm("a", "m", [[1, 1, 0], [0, 1, 0], [1, 1, 1], [1, 1, 1]], [*clean, *replaced])
+    rows = {r["group"]: r for r in audit_accuracy_rows([a])}
+    assert rows["no_issue"]["accuracy"] == pytest.approx(0.5) and rows["no_issue"]["seed_sd"] == pytest.approx(0.5)
+    assert rows["replaced"]["accuracy"] == 1 and rows["replaced"]["seed_sd"] == 0
+    lo, hi = rows["no_issue"]["cluster_ci"]
+    assert lo <= 0.5 <= hi and hi - lo > 0 and "other_concern" not in rows
+
+
+def test_the_ladder_orders_arms_as_table_3_and_marks_subsets_and_single_seeds():
+    from physbench.suites.clincalc.report_stats import ladder
+
+    calcs = [1, 1, 2, 2]
+    runs = [_arm("p", "m1", np.ones((4, 2)), calcs, arm="program-solve"),
+            _arm("n", "m1", np.zeros((4, 2)), calcs, arm="note-only"),
+            _arm("b", "m1", np.ones((2, 2)), calcs[:2], cases=["clincalc/row/1", "clincalc/row/2"],
+                 arm="blind-vote"),
+            _arm("o", "m2", [[1], [0], [1], [1]], calcs, arm="open-book-arithmetic (direct)"),
+            _arm("g", "none", np.ones((4, 1)), calcs, arm="gold-solve-library")]
+    t = ladder(runs)
+    assert t["columns"] == ["m1", "m2"]
+    assert [r["name"] for r in t["rows"]] == ["Note only", "Open-book arithmetic", "Program-Solve", "Blind + vote",
+                                              "Gold-Solve library"]
+    by = {r["name"]: r["cells"] for r in t["rows"]}
+    assert by["Blind + vote"]["m1"]["subset"] and not by["Program-Solve"]["m1"]["subset"]
+    assert set(by["Gold-Solve library"]) == {"m1", "m2"}                        # joins every family
+    assert by["Open-book arithmetic"]["m2"]["seed_sd"] is None and by["Open-book arithmetic"]["m2"]["accuracy"] == 0.75
+
+
+def test_every_arm_has_a_place_on_the_ladder():
+    from physbench.suites.clincalc.arms import ARMS, LADDER
+
+    assert set(LADDER) == set(ARMS)

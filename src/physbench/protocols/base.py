@@ -19,6 +19,12 @@ if TYPE_CHECKING:
     from physbench.models.base import Completion
 
 
+# A protocol whose calls carry sampling of their own (a temperature, a token cap per kind of call) may
+# define `settle_sampling(user) -> {call: {"temperature": t, "max_tokens": n}}`: before the run, the
+# runner hands it the user's --temperature / --max-tokens (only those given), which then win over the
+# protocol's own values, and records the returned settings in the run's manifest (sampling["calls"]).
+
+
 class Ask(_Interface):
     """Call the model once (with the runner's retries). Keyword parameters override the run's
     sampling for this call (`temperature`, `max_tokens`); `label` names the turn in the record."""

@@ -3,7 +3,8 @@ value is the answer. Options: `vote=K` (K samples at temperature 0.7; a value re
 twice wins, ties to the first; else the first computed value; "abstained" if none ran) and
 `repair=N` (after a failed run, a corrective turn with the original prompt, the previous reply
 and the executor's error string, at most N times). A suite's arm may also fix the decoding:
-`temperature` for the single (greedy) call and `max_tokens` for every call."""
+`temperature` for the single (greedy) call, `vote_temperature` for the samples and `max_tokens`
+for every call."""
 
 from __future__ import annotations
 
@@ -76,11 +77,11 @@ def _key(value: Any) -> str:
 
 class Program:
     def __init__(self, vote: int = 1, repair: int = 0, *, temperature: float | None = None,
-                 max_tokens: int | None = None) -> None:
+                 max_tokens: int | None = None, vote_temperature: float = VOTE_TEMPERATURE) -> None:
         if vote < 1 or repair < 0 or vote > 50 or repair > 10:
             raise UserError("program options: vote must be 1..50 and repair 0..10")
         self.vote, self.repair = vote, repair
-        self.temperature, self.max_tokens = temperature, max_tokens
+        self.temperature, self.max_tokens, self.vote_temperature = temperature, max_tokens, vote_temperature
         self.name = "program" + (f":vote={vote}" if vote > 1 else "") + (f":repair={repair}" if repair else "")
 
     async def _one(self, item: "Item", ask: Ask, spec: dict[str, Any], label: str,
@@ -110,7 +111,7 @@ class Program:
             greedy = {} if self.temperature is None else {"temperature": self.temperature}
             outcome, value, detail, reply = await self._one(item, ask, spec, "program", turns, **greedy, **cap)
             return Answer(reply.text, reply.finish_reason, tuple(turns), value=value, outcome=outcome, detail=detail)
-        runs = [await self._one(item, ask, spec, f"sample-{k + 1}", turns, temperature=VOTE_TEMPERATURE, **cap)
+        runs = [await self._one(item, ask, spec, f"sample-{k + 1}", turns, temperature=self.vote_temperature, **cap)
                 for k in range(self.vote)]
         computed = [r for r in runs if r[0] is None]
         counts: dict[str, int] = {}

@@ -219,6 +219,16 @@ async def _drive(engine: Engine, work: list[Any], concurrency: int, tally: Tally
         await engine.model.aclose()
 
 
+def settle_sampling(protocol: Any, c: EvalConfig) -> dict[str, Any] | None:
+    """Hand the user's --temperature / --max-tokens to a protocol with per-call settings of its own
+    (`settle_sampling`, see protocols/base.py), so they win over its values; what its calls will send."""
+    settle = getattr(protocol, "settle_sampling", None)
+    if not callable(settle):
+        return None
+    user = {k: v for k, v in (("temperature", c.temperature), ("max_tokens", c.max_tokens)) if v is not None}
+    return dict(settle(user))
+
+
 def resolve(c: EvalConfig, suite: Any) -> tuple[EvalConfig, Any]:
     """The config with protocol, model and repeats filled in from the suite's defaults, and the protocol."""
     if c.protocol is None:
@@ -257,7 +267,10 @@ def evaluate(c: EvalConfig) -> EvalResult:
     info_fn = getattr(model, "info", None)
     source_fn = getattr(suite, "data_source", None)  # a suite reading a data file says which one
     data_source = source_fn() if callable(source_fn) else None
-    sampling = {"temperature": c.temperature, "max_tokens": c.max_tokens, "seed": c.seed}
+    sampling: dict[str, Any] = {"temperature": c.temperature, "max_tokens": c.max_tokens, "seed": c.seed}
+    calls = settle_sampling(protocol, c)
+    if calls is not None:
+        sampling["calls"] = calls  # what each kind of the protocol's calls sends, the user's flags applied
     manifest = Manifest(
         suite=c.suite, split=c.split, protocol=c.protocol, model_spec=c.model, sampling=sampling,
         repeats=c.repeats, n_items=len(items), item_set_hash=item_set_hash((i.id, i.params_hash) for i in items),

@@ -4,6 +4,10 @@ Every answer says which route produced it in `detail["route"]`: `reply` (the mod
 from its final-answer line), `library` (the validated library's value), `program` (a value the
 executor returned) or `tree` (a Formulate-Solve tree's value). The seed (42 + repeat) is recorded
 and never sent to the model.
+
+Each arm's calls carry the paper's temperature and token cap, unless the user gave `--temperature`
+or `--max-tokens`: the runner hands those to `settle_sampling`, they then win over the arm's values
+for every call, and what each kind of call will send goes into the run's manifest.
 """
 
 from __future__ import annotations
@@ -25,6 +29,32 @@ if TYPE_CHECKING:
 
 RECALLED_SAMPLES = 3  # recalled Extract-Solve: three sampled note-only answers (Appendix A.1)
 VOTES = 5             # Blind + vote: five sampled programs (Appendix A.1)
+
+
+Sampling = dict[str, Any]  # {"temperature": t, "max_tokens": n}
+
+
+class Settled:
+    """An arm's per-call settings (`defaults`: call -> (temperature, max_tokens)) with the user's on top."""
+
+    user: Mapping[str, Any] = {}
+
+    def defaults(self) -> dict[str, tuple[float, int]]:
+        return {}
+
+    def sampling(self, call: str) -> Sampling:
+        """What one kind of call sends: the user's temperature and cap where given, else the arm's."""
+        temperature, max_tokens = self.defaults()[call]
+        return {"temperature": self.user.get("temperature", temperature),
+                "max_tokens": self.user.get("max_tokens", max_tokens)}
+
+    def settle_sampling(self, user: Mapping[str, Any]) -> dict[str, Sampling]:
+        """Take the user's `temperature` / `max_tokens` (absent: not given); return every call's settings."""
+        self.user = {k: v for k, v in user.items() if k in ("temperature", "max_tokens") and v is not None}
+        return {call: self.sampling(call) for call in self.defaults()}
+
+
+EXTRACTION = {"extraction": (arms.GREEDY, arms.EXTRACTION_TOKENS)}
 
 
 def _data(item: "Item") -> Mapping[str, Any]:
@@ -59,11 +89,11 @@ def library_value(calc_id: int, entities: Any, subset: frozenset[int] | None) ->
     return (None, why) if value is None else (plain_answer(value), "")
 
 
-async def extract_solve(item: "Item", ask: Ask, messages: Any) -> tuple[Any, str]:
-    """One greedy extraction call, then the library: (value, '') or (None, why)."""
+async def extract_solve(item: "Item", ask: Ask, messages: Any, sampling: Sampling) -> tuple[Any, str]:
+    """One (greedy) extraction call, then the library: (value, '') or (None, why)."""
     from physbench.suites.clincalc.suite import read_extraction
 
-    reply = await ask(messages, label="extraction", temperature=arms.GREEDY, max_tokens=arms.EXTRACTION_TOKENS)
+    reply = await ask(messages, label="extraction", **sampling)
     entities = read_extraction(reply.text)
     if entities is None:
         return None, "no JSON object of variables in the extraction"
@@ -75,11 +105,14 @@ def _extraction_messages(item: "Item") -> tuple[Message, Message]:
     return Message("system", system), Message("user", user)
 
 
-class Reply:
+class Reply(Settled):
     """One greedy call whose text is the answer; the note-only arms swap in the seed's worked example."""
 
     def __init__(self, name: str, max_tokens: int = arms.NOTE_TOKENS, reseed: bool = False) -> None:
         self.name, self.max_tokens, self.reseed = name, max_tokens, reseed
+
+    def defaults(self) -> dict[str, tuple[float, int]]:
+        return {"answer": (arms.GREEDY, self.max_tokens)}
 
     def messages(self, item: "Item", seed: int) -> Any:
         if not self.reseed or "case" not in _data(item):
@@ -90,22 +123,24 @@ class Reply:
 
     async def run(self, item: "Item", ask: Ask) -> Answer:
         seed = _seed(ask)
-        reply = await ask(self.messages(item, seed), label="answer", temperature=arms.GREEDY,
-                          max_tokens=self.max_tokens)
+        reply = await ask(self.messages(item, seed), label="answer", **self.sampling("answer"))
         return Answer(reply.text, reply.finish_reason, detail={"route": "reply", "seed": seed})
 
 
-class ExtractSolve:
+class ExtractSolve(Settled):
     """Extract-Solve library: abstains outside the library (no call) or on an invalid extraction."""
 
     name = "extract-solve-library"
+
+    def defaults(self) -> dict[str, tuple[float, int]]:
+        return dict(EXTRACTION)
 
     async def run(self, item: "Item", ask: Ask) -> Answer:
         detail: dict[str, Any] = {"route": "library", "seed": _seed(ask)}
         subset = item_library(item)
         if subset is not None and _calc(item) not in subset:
             return Answer("", "stop", outcome="abstained", detail={**detail, "why": "outside the library"})
-        value, why = await extract_solve(item, ask, item.messages)
+        value, why = await extract_solve(item, ask, item.messages, self.sampling("extraction"))
         if value is None:
             return Answer("", "stop", outcome="abstained", detail={**detail, "why": why})
         return Answer("", "stop", value=value, detail=detail)
@@ -118,16 +153,19 @@ def _answer_key(text: str, calc_id: int) -> str | None:
     return None if parsed is None else json.dumps(plain_answer(parsed))
 
 
-class Recalled:
+class Recalled(Settled):
     """Extract-Solve library, recalled: three sampled note-only answers; two agreeing win, else the
     library through one extraction (inside the library), else the majority or the first sample."""
 
     name = "extract-solve-recalled"
 
+    def defaults(self) -> dict[str, tuple[float, int]]:
+        return {"sample": (arms.SAMPLED, arms.NOTE_TOKENS), **EXTRACTION}
+
     async def run(self, item: "Item", ask: Ask) -> Answer:
         calc, seed = _calc(item), _seed(ask)
-        samples = [await ask(item.messages, label=f"sample-{k + 1}", temperature=arms.SAMPLED,
-                             max_tokens=arms.NOTE_TOKENS) for k in range(RECALLED_SAMPLES)]
+        samples = [await ask(item.messages, label=f"sample-{k + 1}", **self.sampling("sample"))
+                   for k in range(RECALLED_SAMPLES)]
         keys = [_answer_key(s.text, calc) for s in samples]
         counts = Counter(k for k in keys if k is not None)
         top = next((k for k in keys if k is not None and counts[k] == max(counts.values()) and counts[k] >= 2), None)
@@ -137,7 +175,7 @@ class Recalled:
             return Answer(chosen.text, chosen.finish_reason, detail={"route": "reply", "step": "agreed", **votes})
         subset = item_library(item)
         if subset is None or calc in subset:
-            value, why = await extract_solve(item, ask, _extraction_messages(item))
+            value, why = await extract_solve(item, ask, _extraction_messages(item), self.sampling("extraction"))
             if value is None:
                 return Answer("", "stop", outcome="abstained", detail={"route": "library", "why": why, **votes})
             return Answer("", "stop", value=value, detail={"route": "library", **votes})
@@ -146,10 +184,13 @@ class Recalled:
                       detail={"route": "reply", "step": "majority" if top else "first", **votes})
 
 
-class FormulateTree:
+class FormulateTree(Settled):
     """Formulate-Solve tree: one greedy structured reply, its expression tree evaluated exactly."""
 
     name = "formulate-solve-tree"
+
+    def defaults(self) -> dict[str, tuple[float, int]]:
+        return {"tree": (arms.GREEDY, arms.TREE_TOKENS)}
 
     async def run(self, item: "Item", ask: Ask) -> Answer:
         from physbench.suites.clincalc.scoring import kind_of
@@ -158,7 +199,7 @@ class FormulateTree:
         detail: dict[str, Any] = {"route": "tree", "seed": _seed(ask)}
         if kind_of(_calc(item)) in ("date", "gestational_age"):  # date cases abstain before any call
             return Answer("", "stop", outcome="abstained", detail={**detail, "why": "date case"})
-        reply = await ask(item.messages, label="tree", temperature=arms.GREEDY, max_tokens=arms.TREE_TOKENS)
+        reply = await ask(item.messages, label="tree", **self.sampling("tree"))
         result = await asyncio.to_thread(evaluate_reply, reply.text)
         try:
             number = result.number
@@ -170,12 +211,19 @@ class FormulateTree:
         return Answer(reply.text, reply.finish_reason, value=number, detail={**detail, "exact": result.exact})
 
 
-class LibraryFirst:
+class LibraryFirst(Settled):
     """Library-first hybrid (Tables 15, 23): the library where it answers (on the gold variables, or on
     an extraction), the fallback arm everywhere else."""
 
-    def __init__(self, name: str, first: str, fallback: "Protocol", route: str) -> None:
+    def __init__(self, name: str, first: str, fallback: "Reply | ArmProgram", route: str) -> None:
         self.name, self.first, self.fallback, self.route = name, first, fallback, route
+
+    def defaults(self) -> dict[str, tuple[float, int]]:
+        return {**(EXTRACTION if self.first == "extract" else {}), **self.fallback.defaults()}
+
+    def settle_sampling(self, user: Mapping[str, Any]) -> dict[str, Sampling]:
+        self.fallback.settle_sampling(user)
+        return super().settle_sampling(user)
 
     async def run(self, item: "Item", ask: Ask) -> Answer:
         from physbench.suites.clincalc.dataset import parse_entities
@@ -186,19 +234,34 @@ class LibraryFirst:
             if self.first == "gold":
                 value, why = library_value(calc, parse_entities(str(item.reference["entities"]), item.id), subset)
             else:
-                value, why = await extract_solve(item, ask, _extraction_messages(item))
+                value, why = await extract_solve(item, ask, _extraction_messages(item), self.sampling("extraction"))
             if value is not None:
                 return Answer("", "stop", value=value, detail={"route": "library", "seed": _seed(ask)})
         answer = await self.fallback.run(item, ask)
         return replace(answer, detail={**answer.detail, "route": self.route, "library_why": why, "seed": _seed(ask)})
 
 
-class ArmProgram(Program):
+class ArmProgram(Settled, Program):
     """The core `program` protocol with an arm's name, decoding and token cap; records the seed."""
 
     def __init__(self, name: str, max_tokens: int, vote: int = 1, repair: int = 0) -> None:
-        super().__init__(vote=vote, repair=repair, temperature=arms.GREEDY, max_tokens=max_tokens)
-        self.name = name
+        super().__init__(vote=vote, repair=repair, temperature=arms.GREEDY, max_tokens=max_tokens,
+                         vote_temperature=arms.SAMPLED)
+        self.name, self.cap = name, max_tokens
+
+    def defaults(self) -> dict[str, tuple[float, int]]:
+        """One greedy program call (and its repairs), or the sampled votes (and theirs)."""
+        return {"sample": (arms.SAMPLED, self.cap)} if self.vote > 1 else {"program": (arms.GREEDY, self.cap)}
+
+    def settle_sampling(self, user: Mapping[str, Any]) -> dict[str, Sampling]:
+        settled = super().settle_sampling(user)
+        ((call, chosen),) = settled.items()
+        if call == "sample":
+            self.vote_temperature = chosen["temperature"]
+        else:
+            self.temperature = chosen["temperature"]
+        self.max_tokens = chosen["max_tokens"]
+        return settled
 
     async def run(self, item: "Item", ask: Ask) -> Answer:
         answer = await super().run(item, ask)

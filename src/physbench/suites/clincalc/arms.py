@@ -52,6 +52,22 @@ ARMS: dict[str, Arm] = {a.name: a for a in (
     Arm("extract-first-arithmetic", "open-book-arithmetic", extraction=True),
 )}
 
+# Table 3's ladder, in the paper's order, with the paper's names; then the arms it reports elsewhere
+# (the Gold-Solve library in Table 1, the library-first hybrids in Tables 15 and 23)
+LADDER: dict[str, str] = {
+    "note-only": "Note only", "note-only-gold": "Note only with gold variables",
+    "open-book-arithmetic": "Open-book arithmetic", "page-without-formula": "Page without formula",
+    "extract-solve-library": "Extract-Solve library", "extract-solve-recalled": "Extract-Solve library, recalled",
+    "formulate-solve-tree": "Formulate-Solve tree", "blind-program-solve": "Blind Program-Solve",
+    "program-solve": "Program-Solve", "program-solve-syntax": "Program-Solve + syntax",
+    "blind-vote": "Blind + vote", "blind-repair": "Blind + repair", "blind-repair-vote": "Blind + repair + vote",
+    "gold-solve-library": "Gold-Solve library",
+    "gold-first-program": "Gold-first, Program-Solve fallback",
+    "gold-first-arithmetic": "Gold-first, arithmetic fallback",
+    "extract-first-program": "Extract-first, Program-Solve fallback",
+    "extract-first-arithmetic": "Extract-first, arithmetic fallback",
+}
+
 # the names of the first version of this suite, kept working
 ALIASES = {"open-book": "open-book-arithmetic", "program": "program-solve", "blind-program": "blind-program-solve",
            "extract-library": "extract-solve-library", "gold-library": "gold-solve-library"}

@@ -1,8 +1,9 @@
 """The clincalc report (003_*): accuracy per arm with the seed SD (Tables 1, 3), paired gaps with
 calculator-cluster and case intervals, permutation and McNemar p, ICC and effective n (Tables 2, 7),
 the program outcome taxonomy (Table 8), right / wrong / none on the covered, uncovered and full sets
-(Table 14), agreement across seeds (Table 24), per-calculator accuracy, and accuracy by the
-calculators' audit group (Tables 12-13: replaced by a guideline, another concern, no issue identified)."""
+(Table 14), agreement across seeds (Table 24), per-calculator accuracy, and the audit-group tables
+(Tables 12-13: each gap without the flagged calculators; accuracy when replaced by a guideline, with
+another concern, with no issue identified). `audit_groups` keeps the pooled counts per group."""
 
 from __future__ import annotations
 
@@ -42,10 +43,7 @@ def sections(analyses: Mapping[str, Any], notes: Mapping[str, str]) -> list["Sec
 
     a = analyses
     note = notes.get("clincalc", "no clincalc runs")
-    return [*stat_sections(a, note), accuracy_section("clincalc-audit", "Accuracy by audit group", "Calculators grouped by the literature "
-                             "audit of their formulas: replaced by a current guideline (4), another version, use or "
-                             "coefficient concern (12), no issue identified (39).", "audit group",
-                             a.get("audit_groups"), note),
+    return [*stat_sections(a, note),
             accuracy_section("clincalc-category", "Accuracy by category", "The dataset's Category column.",
                              "category", a.get("categories"), note)]
 

@@ -1,4 +1,4 @@
-"""The clincalc report's statistics tables (003_* Tables 1, 2/7, 8, 14, 24 and per-calculator accuracy)
+"""The clincalc report's statistics tables (003_* Tables 1, 3, 2/7, 12, 13, 8, 14, 24 and per-calculator accuracy)
 rendered from the data of report_stats; percentages to two decimals as the paper prints them."""
 
 from __future__ import annotations
@@ -24,15 +24,66 @@ def _num(x: Any, digits: int = 2) -> str:
     return DASH if x is None else f"{x:.{digits}f}"
 
 
-def accuracy_section(rows: list[dict[str, Any]], note: str) -> Section:
+def _ladder_cell(c: Mapping[str, Any] | None) -> str:
+    if c is None:
+        return DASH
+    text = _pct(c["accuracy"]) + ("" if c["seed_sd"] is None else f" ({_pct(c['seed_sd'])})")
+    marks = [f"{c['cases']} cases"] if c["subset"] else []
+    marks += ["1 seed"] if c["seeds"] == 1 else []
+    return text + (f" [{', '.join(marks)}]" if marks else "")
+
+
+def ladder_table(ladder: Mapping[str, Any]) -> Table:
+    """Table 3: arms in the paper's ladder order down, models across."""
+    columns = list(ladder["columns"])
+    body = [[r["name"], *[_ladder_cell(r["cells"].get(col)) for col in columns]] for r in ladder["rows"]]
+    return Table("Accuracy (%) per arm and model: mean over seeds (seed SD, pp); [n cases]: fewer cases than the "
+                 "model's largest run", ["Arm", *columns], body, [False, *[True] * len(columns)])
+
+
+def accuracy_section(rows: list[dict[str, Any]], note: str, ladder: Mapping[str, Any] | None = None) -> Section:
     if not rows:
         return Section("clincalc-accuracy", "Accuracy per arm", note=note)
     body = [[r["run"], r["arm"], str(r["cases"]), str(r["seeds"]), _pct(r["accuracy"]), _pct(r["seed_sd"])]
             for r in rows]
     table = Table("Accuracy (%), mean over seeds, with the seed standard deviation (pp)",
                   ["Run", "Arm", "Cases", "Seeds", "Accuracy", "Seed SD"], body, [False, False, True, True, True, True])
+    tables = [ladder_table(ladder), table] if ladder and ladder.get("rows") else [table]
     return Section("clincalc-accuracy", "Accuracy per arm", "Each seed's accuracy over its cases, then the mean and "
-                   "the sample standard deviation over seeds (003_* Tables 1, 3).", [table])
+                   "the sample standard deviation over seeds; the first table orders the arms as the paper's "
+                   "ladder, the second lists every run (003_* Tables 1, 3).", tables)
+
+
+def audit_gaps_section(rows: list[dict[str, Any]], note: str) -> Section:
+    """Table 12: each paired gap on all calculators, without the replaced ones, and on the unflagged ones."""
+    title = "Paired gaps without the audit-flagged calculators"
+    if not rows:
+        return Section("clincalc-audit-gaps", title, note=note)
+    body = [[r["family"], f"{r['first']} − {r['second']}", r["set_label"], str(r["calculators"]), str(r["cases"]),
+             str(r["seeds"]), _pp(r["gap"]), _ci(r["cluster_ci"])] for r in rows]
+    table = Table("Paired gaps (pp), first run minus second, on three calculator sets",
+                  ["Family", "Comparison", "Calculator set", "Calcs", "Cases", "Seeds", "Gap (pp)", "Cluster CI"],
+                  body, [False, False, False, *[True] * 5])
+    return Section("clincalc-audit-gaps", title, "Every paired gap of the gap table recomputed on all calculators, "
+                   "on those a guideline has not replaced (dropping the 4), and on the 39 the formula audit found no "
+                   "issue with (dropping all 16 flagged): a comparison whose sign or interval moves leans on the "
+                   "disputed formulas. Calculator-cluster 95% intervals, 10,000 draws (003_* Tables 11-12).", [table])
+
+
+def audit_accuracy_section(rows: list[dict[str, Any]], note: str) -> Section:
+    """Table 13: each run's accuracy inside each audit group."""
+    title = "Accuracy by audit group"
+    if not rows:
+        return Section("clincalc-audit", title, note=note)
+    body = [[r["run"], r["group_label"], str(r["calculators"]), str(r["cases"]), str(r["seeds"]), _pct(r["accuracy"]),
+             _pct(r["seed_sd"]), _ci(r["cluster_ci"])] for r in rows]
+    table = Table("Accuracy (%) per run and audit group, mean over seeds",
+                  ["Run", "Audit group", "Calcs", "Cases", "Seeds", "Accuracy", "Seed SD", "Cluster CI"], body,
+                  [False, False, *[True] * 6])
+    return Section("clincalc-audit", title, "Calculators grouped by the literature audit of their formulas: "
+                   "replaced by a current guideline (4), another version, use or coefficient concern (12), both "
+                   "together (16 flagged), no issue identified (39); a group with few calculators is indicative "
+                   "only. Calculator-cluster 95% intervals (003_* Tables 11, 13).", [table])
 
 
 def gaps_section(rows: list[dict[str, Any]], note: str) -> Section:
@@ -106,6 +157,9 @@ def calculators_section(rows: list[dict[str, Any]], note: str) -> Section:
 
 def stat_sections(a: Mapping[str, Any], note: str) -> list[Section]:
     """The statistics sections, in the paper's order."""
-    return [accuracy_section(a.get("arms") or [], note), gaps_section(a.get("gaps") or [], note),
+    return [accuracy_section(a.get("arms") or [], note, a.get("ladder")), gaps_section(a.get("gaps") or [], note),
+            audit_gaps_section(a.get("audit_gaps") or [], "no two runs of one model share cases of two calculators "
+                               "or more"),
+            audit_accuracy_section(a.get("audit_accuracy") or [], note),
             program_section(a.get("program_outcomes") or [], note), sets_section(a.get("outcome_sets") or [], note),
             agreement_section(a.get("agreement") or [], note), calculators_section(a.get("calculators") or [], note)]

@@ -1,4 +1,4 @@
-"""The statistics of the clincalc report (003_* Tables 1-3, 7, 8, 14, 24), as JSON-ready data.
+"""The statistics of the clincalc report (003_* Tables 1-3, 7, 8, 14, 24; 12-13 in report_audit), as JSON-ready data.
 
 A run is one arm of one model; its repeats are the seeds (003_*: five, 42-46, fixing the case order
 and the worked example). Each run becomes a cases x seeds table of right (1) / wrong (0), NaN where
@@ -95,7 +95,8 @@ def arm_runs(run: "RunData") -> ArmRuns:
                    [int(it.reference.get("calc_id", 0)) for it in first], [str(it.kind) for it in first])
 
 
-def _finite(x: float) -> float | None:
+def finite(x: float) -> float | None:
+    """x, or None for NaN and infinities (JSON has neither)."""
     return float(x) if math.isfinite(x) else None
 
 
@@ -105,11 +106,51 @@ def accuracy_rows(arms: Sequence[ArmRuns]) -> list[dict[str, Any]]:
     for a in arms:
         acc = seed_accuracy(a.right)
         out.append({"run": a.label, "arm": a.arm, "model": a.model, "cases": len(a.cases), "seeds": acc.seeds,
-                    "accuracy": acc.mean, "seed_sd": _finite(acc.sd), "per_seed": list(acc.per_seed)})
+                    "accuracy": acc.mean, "seed_sd": finite(acc.sd), "per_seed": list(acc.per_seed)})
     return out
 
 
-def _aligned(a: ArmRuns, b: ArmRuns) -> tuple[np.ndarray, np.ndarray, list[int]] | None:
+def base_arm(arm: str) -> str:
+    """The registry name behind a run's arm label ('program-solve (program)' -> 'program-solve')."""
+    from physbench.suites.clincalc.arms import canonical
+
+    head = arm.split(" (", 1)[0]
+    return canonical(head) or head
+
+
+def _ladder_rank(arm: str) -> tuple[int, str]:
+    from physbench.suites.clincalc.arms import LADDER
+
+    order = list(LADDER)
+    base = base_arm(arm)
+    return (order.index(base) if base in LADDER else len(order), arm)
+
+
+def ladder(arms: Sequence[ArmRuns]) -> dict[str, Any]:
+    """Table 3: one row per arm in the paper's ladder order, one column per model (family); each cell the
+    mean accuracy over seeds and the seed SD. Model-free runs fill every column. A cell over fewer cases
+    than the column's largest run is marked `subset` (the paper's covered-440 cells)."""
+    from physbench.suites.clincalc.arms import LADDER
+
+    columns = list(dict.fromkeys(a.model for a in arms if a.calls_model)) or (["no model"] if arms else [])
+    rows: dict[str, dict[str, Any]] = {}
+    for a, acc in zip(arms, accuracy_rows(arms)):
+        for column in ([a.model] if a.calls_model else columns):
+            key = a.arm
+            if column in rows.get(key, {}).get("cells", {}):  # a second run of one arm and model
+                key = f"{a.arm} [{a.label}]"
+            row = rows.setdefault(key, {"arm": key, "name": LADDER.get(base_arm(a.arm), a.arm), "cells": {}})
+            row["cells"][column] = {k: acc[k] for k in ("run", "cases", "seeds", "accuracy", "seed_sd")}
+    for column in columns:
+        cells = [r["cells"][column] for r in rows.values() if column in r["cells"]]
+        most = max((c["cases"] for c in cells), default=0)
+        for c in cells:
+            c["subset"] = c["cases"] < most
+    ordered = sorted(rows.values(), key=lambda r: _ladder_rank(r["arm"]))
+    return {"columns": columns, "rows": ordered}
+
+
+def aligned(a: ArmRuns, b: ArmRuns) -> tuple[np.ndarray, np.ndarray, list[int]] | None:
     """Both tables on the cases and seeds they share (None when they share fewer than two cases)."""
     where_b = {c: i for i, c in enumerate(b.cases)}
     shared = [i for i, c in enumerate(a.cases) if c in where_b]
@@ -142,10 +183,10 @@ def gap_row(a: ArmRuns, b: ArmRuns, family: str) -> dict[str, Any] | None:
     McNemar's exact test counts the discordant case-seed pairs (seeds pooled); the permutation p and
     the ICC use the seed-averaged per-case gaps, as `physbench.stats.paired_gaps` does.
     """
-    aligned = _aligned(a, b)
-    if aligned is None:
+    pair = aligned(a, b)
+    if pair is None:
         return None
-    first, second, calcs = aligned
+    first, second, calcs = pair
     if len(set(calcs)) < 2:
         return None
     cluster = paired_cluster_bootstrap(first, second, calcs, n_boot=N_BOOT, seed=STAT_SEED)
@@ -154,7 +195,7 @@ def gap_row(a: ArmRuns, b: ArmRuns, family: str) -> dict[str, Any] | None:
     icc = n_eff = None
     if len(set(calcs)) < len(calcs):  # the ICC needs a calculator with two cases or more
         fit = icc_oneway(np.nanmean(first - second, axis=1), calcs)
-        icc, n_eff = _finite(fit.icc), _finite(fit.n_eff)
+        icc, n_eff = finite(fit.icc), finite(fit.n_eff)
     both = ~(np.isnan(first) | np.isnan(second))
     only_a = int(((first == 1) & (second == 0) & both).sum())
     only_b = int(((first == 0) & (second == 1) & both).sum())
@@ -238,7 +279,7 @@ def agreement_rows(arms: Sequence[ArmRuns]) -> list[dict[str, Any]]:
             continue
         acc, agree = seed_accuracy(complete), seed_agreement(complete)
         out.append({"run": a.label, "arm": a.arm, "cases": agree.cases, "seeds": agree.seeds, "accuracy": acc.mean,
-                    "seed_sd": _finite(acc.sd), "agree": agree.agree, "pairwise": agree.pairwise,
+                    "seed_sd": finite(acc.sd), "agree": agree.agree, "pairwise": agree.pairwise,
                     "right": agree.right, "wrong": agree.wrong})
     return out
 
@@ -260,7 +301,12 @@ def calculator_rows(arms: Sequence[ArmRuns]) -> list[dict[str, Any]]:
 
 def analyse_arms(runs: Sequence["RunData"]) -> dict[str, Any]:
     """Every clincalc table's data for these runs (one arm of one model each)."""
+    from physbench.suites.clincalc.calculators import CALCULATORS
+    from physbench.suites.clincalc.report_audit import audit_accuracy_rows, audit_gap_rows
+
     arms = [arm_runs(r) for r in runs if r.results]
-    return {"arms": accuracy_rows(arms), "gaps": gap_rows(arms), "outcome_sets": outcome_sets(arms),
-            "program_outcomes": program_outcomes(arms), "agreement": agreement_rows(arms),
-            "calculators": calculator_rows(arms)}
+    known = [a for a in arms if all(c in CALCULATORS for c in a.calculators)]  # the audit tables need the ids
+    return {"arms": accuracy_rows(arms), "ladder": ladder(arms), "gaps": gap_rows(arms),
+            "audit_gaps": audit_gap_rows(known), "audit_accuracy": audit_accuracy_rows(known),
+            "outcome_sets": outcome_sets(arms), "program_outcomes": program_outcomes(arms),
+            "agreement": agreement_rows(arms), "calculators": calculator_rows(arms)}
