@@ -64,6 +64,26 @@ def test_the_default_run_dir_is_under_runs_named_by_suite_and_model(tmp_path, ca
     assert run.name.startswith("fixture-constant-boxed-1-MU-") and (run / "store.sqlite").is_file()
 
 
+def test_two_default_runs_in_one_second_get_two_run_dirs(tmp_path, capsys, monkeypatch):
+    """Issue 16: README commands run back to back collided in one timestamped folder."""
+    import importlib
+
+    evaluate = importlib.import_module("physbench.runner.evaluate")  # the package exports a function of that name
+
+    class Frozen(evaluate.datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return evaluate.datetime(2026, 1, 2, 3, 4, 5)
+
+    monkeypatch.setattr(evaluate, "datetime", Frozen)
+    monkeypatch.chdir(tmp_path)
+    for limit in ("2", "3"):
+        r = _main(capsys, "fixture", "--model", "oracle", "--limit", limit, "--quiet")
+        assert r.returncode == 0, r.stderr
+    names = sorted(p.name for p in (tmp_path / "runs").iterdir())
+    assert names == ["fixture-oracle-20260102-030405", "fixture-oracle-20260102-030405-2"]
+
+
 @pytest.mark.parametrize("args, words", [
     (["nosuch"], "unknown suite 'nosuch'"),
     (["fixture", "--model", "gpt"], "unknown model spec 'gpt'"),

@@ -152,9 +152,15 @@ def load_items(c: EvalConfig) -> list[Any]:
 
 
 def default_run_dir(suite: str, model: str) -> Path:
-    """runs/SUITE-MODEL-YYYYmmdd-HHMMSS (model spec reduced to safe characters)."""
+    """runs/SUITE-MODEL-YYYYmmdd-HHMMSS (model spec reduced to safe characters); -2, -3, ... when a
+    run started in the same second has the name already, so back-to-back runs never collide."""
     slug = re.sub(r"[^A-Za-z0-9._-]+", "-", model).strip("-")[:60] or "model"
-    return Path("runs") / f"{suite}-{slug}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
+    base = Path("runs") / f"{suite}-{slug}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
+    path, n = base, 1
+    while path.exists():
+        n += 1
+        path = base.with_name(f"{base.name}-{n}")
+    return path
 
 
 def _open_store(run_dir: Path, manifest: Manifest) -> RunStore:

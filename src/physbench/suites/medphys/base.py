@@ -149,18 +149,20 @@ def _tuplify(obj: Any) -> Any:
     return obj
 
 
-def params_from_dict(cls: type, data: Mapping[str, Any]) -> Any:
-    """Build `cls` from JSON data; missing, unknown or mistyped fields are a clear UserError."""
+def params_from_dict(cls: type, data: Mapping[str, Any], label: str | None = None) -> Any:
+    """Build `cls` from JSON data; missing, unknown or mistyped fields are a clear UserError that
+    names `label` (what the user asked for, e.g. "mu level 3") rather than the class."""
+    name = label or cls.__name__
     if not isinstance(data, Mapping):
-        raise UserError(f"params must be a JSON object with the fields of {cls.__name__}")
+        raise UserError(f"params must be a JSON object with the fields of {name}")
     fields = {f.name: f for f in dataclasses.fields(cls)}
     unknown = sorted(set(data) - set(fields))
     missing = sorted(n for n, f in fields.items() if n not in data and _required(f))
     if unknown:
-        raise UserError(f"unknown params for {cls.__name__}: {', '.join(unknown)}; expected: {', '.join(fields)}")
+        raise UserError(f"unknown params for {name}: {', '.join(unknown)}; expected: {', '.join(fields)}")
     if missing:
-        raise UserError(f"missing params for {cls.__name__}: {', '.join(missing)}")
-    values = {k: _checked(cls.__name__, k, fields[k].type, _tuplify(v)) for k, v in data.items()}
+        raise UserError(f"missing params for {name}: {', '.join(missing)}")
+    values = {k: _checked(name, k, fields[k].type, _tuplify(v)) for k, v in data.items()}
     return cls(**values)
 
 

@@ -118,8 +118,13 @@ def solve(
     spec = gen.level(level)
     data = read_json_arg(params)
     if isinstance(data, dict) and isinstance(data.get("params"), dict) and "messages" in data:
+        meta = data.get("meta") if isinstance(data.get("meta"), dict) else {}
+        if (meta.get("generator"), meta.get("level")) not in ((generator, level), (None, None)):
+            raise UserError(f"{params} holds a {meta.get('generator')} level {meta.get('level')} item, not "
+                            f"{generator} level {level}; make one with `physbench medphys item {generator} {level} "
+                            f"SEED --json > FILE`")
         data = data["params"]  # a whole item was given
-    p = params_from_dict(spec.params, data)
+    p = params_from_dict(spec.params, data, label=f"{generator} level {level}")
     try:
         if mode is None:
             value = spec.solve(p)
