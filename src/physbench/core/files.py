@@ -56,3 +56,21 @@ def write_atomic(path: Path, write: Callable[[BinaryIO], object], *, make_folder
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def read_small_text(path: str, where: str, max_bytes: int) -> str:
+    """The UTF-8 text of a small file the user named (`where` starts each error line, e.g. the option);
+    a directory, a missing, oversized, unreadable or binary file is one UserError."""
+    p = Path(path)
+    try:
+        if p.is_dir():
+            raise UserError(f"{where}: is a directory, not a file")
+        if p.stat().st_size > max_bytes:
+            raise UserError(f"{where}: larger than {max_bytes} bytes")
+        return p.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise UserError(f"{where}: no such file") from None
+    except UnicodeDecodeError:
+        raise UserError(f"{where}: not a UTF-8 text file") from None
+    except OSError as exc:
+        raise UserError(f"{where}: cannot read it ({exc.strerror or exc})") from None

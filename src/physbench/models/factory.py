@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Sequence
 
 from physbench.core.errors import UserError
+from physbench.core.files import read_small_text
 from physbench.models.base import Model
 
 SPEC_FORMS = "openai/NAME, local, oracle, constant:TEXT, replay:FILE, none"
@@ -29,19 +29,7 @@ MAX_URL_FILE_BYTES = 1_000_000  # a list of endpoints, not a dataset
 
 def read_url_file(path: str) -> tuple[str, ...]:
     """The URLs listed in `path`, one per line; blank lines and `#` comments are skipped."""
-    p = Path(path)
-    try:
-        if p.is_dir():
-            raise UserError(f"--base-url @{path}: is a directory, not a file of URLs")
-        if p.stat().st_size > MAX_URL_FILE_BYTES:
-            raise UserError(f"--base-url @{path}: larger than {MAX_URL_FILE_BYTES} bytes")
-        text = p.read_bytes().decode("utf-8")
-    except FileNotFoundError:
-        raise UserError(f"--base-url @{path}: no such file") from None
-    except UnicodeDecodeError:
-        raise UserError(f"--base-url @{path}: not a UTF-8 text file") from None
-    except OSError as e:
-        raise UserError(f"--base-url @{path}: cannot read it ({e.strerror or e})") from None
+    text = read_small_text(path, f"--base-url @{path}", MAX_URL_FILE_BYTES)
     urls = tuple(line.split("#", 1)[0].strip() for line in text.splitlines())
     urls = tuple(u for u in urls if u)
     if not urls:

@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Mapping
 
 from physbench.core.errors import UserError
+from physbench.core.files import read_small_text
 
 MAX_TABLE_BYTES = 1_000_000  # a price list, not a dataset
 FIELDS = ("input", "output", "cached_input")
@@ -39,19 +39,7 @@ class Price:
 
 def _read(path: str) -> Any:
     where = f"--price-table {path}"
-    p = Path(path)
-    try:
-        if p.is_dir():
-            raise UserError(f"{where}: is a directory, not a JSON file")
-        if p.stat().st_size > MAX_TABLE_BYTES:
-            raise UserError(f"{where}: larger than {MAX_TABLE_BYTES} bytes")
-        text = p.read_bytes().decode("utf-8")
-    except FileNotFoundError:
-        raise UserError(f"{where}: no such file") from None
-    except UnicodeDecodeError:
-        raise UserError(f"{where}: not a UTF-8 text file") from None
-    except OSError as exc:
-        raise UserError(f"{where}: cannot read it ({exc.strerror or exc})") from None
+    text = read_small_text(path, where, MAX_TABLE_BYTES)
     try:
         return json.loads(text)
     except ValueError as exc:
