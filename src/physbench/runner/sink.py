@@ -1,9 +1,11 @@
 """Where answered attempts go: graded and stored, in this process or in a forked one.
 
 At high throughput the grader and SQLite cost as much CPU as the HTTP client, so by default a
-forked grading process takes them off the event loop's core: the runner sends answered attempts
-down a pipe within 5 ms, the child grades each batch and commits it in one transaction.
-If the runner is killed, the child still commits everything it has received, then exits.
+forked grading process takes them off the event loop's core. It is forked with the items (they
+are never sent) and warms its grader up at once, while the first requests are in flight; the
+runner sends answered attempts down a non-blocking pipe (runner/pipe.py) within 5 ms, and the
+child grades each batch and commits it in one transaction. If the runner is killed, the
+child still commits everything it has received, then exits.
 Batches travel as `marshal` data (plain types only, about twice as cheap as pickle for the
 sender); a batch holding anything else (a model's exotic extras) goes as pickle.
 """
@@ -18,6 +20,8 @@ import pickle
 import signal
 from typing import TYPE_CHECKING, Any, Mapping, Protocol
 
+from physbench.protocols.base import Answer
+from physbench.runner.pipe import FrameReceiver, FrameSender, PipeClosed, make_pipe
 from physbench.runner.records import AttemptRecord
 from physbench.runner.store import RowWriter
 
@@ -72,28 +76,46 @@ class InlineSink:
         return self.submitted
 
 
-def _child(conn: Any, runner_end: Any, suite: Any, run_dir: Any, items: Mapping[str, "Item"]) -> None:
-    """The grading process: receive batches, grade, commit; stop at the sentinel or when the pipe closes."""
+WARM_UP_TEXT = "The answer is \\boxed{1}."  # a reply that takes the grader down its usual path
+WARM_UP_KINDS = 4  # item kinds graded once at warm-up, at most
+
+
+def warm_up(suite: Any, items: Mapping[str, "Item"]) -> None:
+    """Import the grader and run it once per item kind (its imports, regexes and caches load now,
+    while the runner's first requests are in flight, not when the first answers are waiting)."""
+    kinds: set[str] = set()
+    for item in items.values():
+        if item.kind in kinds:
+            continue
+        kinds.add(item.kind)
+        try:
+            suite.grade(item, Answer(WARM_UP_TEXT, "stop"))
+        except Exception:  # a grader that fails here fails again, recorded, on a real answer
+            pass
+        if len(kinds) >= WARM_UP_KINDS:
+            break
+
+
+def _child(read_fd: int, write_fd: int, suite: Any, run_dir: Any, items: Mapping[str, "Item"]) -> None:
+    """The grading process: warm up, then receive batches, grade and commit each; stop at the
+    sentinel or when the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the runner decides when to stop, and tells us
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    runner_end.close()  # our copy of the sending end: without closing it we would never see EOF
+    os.close(write_fd)  # our copy of the sending end: without closing it we would never see EOF
+    receiver = FrameReceiver(read_fd)
+    warm_up(suite, items)
     writer = RowWriter(run_dir)
     try:
         while True:
-            try:
-                data = conn.recv_bytes()
-            except (EOFError, OSError):  # the runner is gone: what we received is committed already
+            data = receiver.receive()
+            if data is None:  # the runner is gone: what we received is committed already
                 break
             if not data:  # the runner's end-of-run sentinel
                 break
-            rows = []
-            for wire in decode_batch(data):
-                attempt = AttemptRecord.from_wire(wire, items).grade_with(suite)
-                rows.append(attempt.row())
-            writer.write(rows)
+            writer.write([AttemptRecord.from_wire(wire, items).grade_with(suite).row() for wire in decode_batch(data)])
     finally:
         writer.close()
-        conn.close()
+        receiver.close()
 
 
 class ProcessSink:
@@ -102,12 +124,14 @@ class ProcessSink:
     def __init__(self, suite: Any, store: "RunStore", items: Mapping[str, "Item"]) -> None:
         store.detach()  # no SQLite connection may cross a fork
         ctx = multiprocessing.get_context("fork")
-        self._conn, child_conn = _pipe(ctx)
-        self._process = ctx.Process(target=_child,
-                                    args=(child_conn, self._conn, suite, store.run_dir, items),
+        read_fd, write_fd = make_pipe()
+        self._process = ctx.Process(target=_child, args=(read_fd, write_fd, suite, store.run_dir, items),
                                     name="physbench-grader", daemon=False)
-        self._process.start()
-        child_conn.close()
+        try:
+            self._process.start()
+        finally:
+            os.close(read_fd)
+        self._sender = FrameSender(write_fd)
         self.store = store
         self._batch: list[tuple[Any, ...]] = []
         self._scheduled = False
@@ -143,31 +167,27 @@ class ProcessSink:
         if self._batch:
             batch, self._batch = self._batch, []
             try:
-                self._conn.send_bytes(encode_batch(batch))
-            except (BrokenPipeError, OSError):
+                self._sender.send(encode_batch(batch))
+            except PipeClosed:
                 raise RuntimeError("the grading process has stopped; re-run the same command to resume") from None
 
     def close(self) -> int:
         """Send what is left, wait for the child to commit it, reattach the store."""
         try:
             self._send()
-            self._conn.send_bytes(b"")
-        except (RuntimeError, OSError) as exc:
+        except RuntimeError as exc:
+            self._failure = self._failure or exc
+        try:
+            self._sender.close()
+        except PipeClosed as exc:
             self._failure = self._failure or RuntimeError(str(exc))
         finally:
-            self._conn.close()
             self._process.join()
             self.store.attach()
         if self._process.exitcode != 0 or self._failure is not None:
             raise RuntimeError(f"the grading process failed (exit code {self._process.exitcode}); "
                                "re-run the same command to resume")
         return self.submitted
-
-
-def _pipe(ctx: Any) -> tuple[Any, Any]:
-    """(sending end for the runner, receiving end for the child)."""
-    receiver, sender = ctx.Pipe(duplex=False)
-    return sender, receiver
 
 
 def make_sink(suite: Any, store: "RunStore", items: Mapping[str, "Item"], *, inline: bool | None = None) -> Sink:

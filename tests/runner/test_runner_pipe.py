@@ -1,0 +1,102 @@
+"""The pipe to the grading process: the event loop's side never blocks, and frames arrive whole and in order."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+
+import pytest
+
+from physbench.runner.pipe import HEADER, FrameReceiver, FrameSender, PipeClosed, make_pipe
+from physbench.runner.sink import WARM_UP_KINDS, warm_up
+
+
+def _drain(fd: int, out: list[bytes | None]) -> None:
+    receiver = FrameReceiver(fd)
+    while True:
+        frame = receiver.receive()
+        out.append(frame)
+        if not frame:
+            break
+    receiver.close()
+
+
+@pytest.mark.timeout(30)
+def test_sending_more_than_the_pipe_holds_inside_the_loop_returns_at_once_and_arrives_later() -> None:
+    read_fd, write_fd = make_pipe()
+    sender = FrameSender(write_fd)
+    frames = [bytes([i % 251]) * (300_000 + i) for i in range(12)]  # ~3.6 MB: several times a pipe's capacity
+    received: list[bytes | None] = []
+
+    async def run() -> None:
+        for frame in frames:  # nobody reads yet: a blocking write would hang here
+            sender.send(frame)
+        assert sender.pending > 0
+        reader = threading.Thread(target=_drain, args=(read_fd, received))
+        reader.start()
+        while sender.pending:  # the loop writes the rest as the pipe empties
+            await asyncio.sleep(0.001)
+        sender.close()
+        await asyncio.get_running_loop().run_in_executor(None, reader.join)
+
+    asyncio.run(run())
+    assert received[:-1] == frames and received[-1] == b""  # every frame whole, in order, then the sentinel
+
+
+def test_outside_an_event_loop_a_send_waits_until_written() -> None:
+    read_fd, write_fd = make_pipe()
+    received: list[bytes | None] = []
+    reader = threading.Thread(target=_drain, args=(read_fd, received))
+    reader.start()
+    sender = FrameSender(write_fd)
+    sender.send(b"x" * 2_000_000)
+    assert sender.pending == 0
+    sender.close()
+    reader.join(30)
+    assert received == [b"x" * 2_000_000, b""]
+
+
+def test_a_frame_cut_off_by_a_dying_sender_is_not_delivered() -> None:
+    read_fd, write_fd = os.pipe()
+    os.write(write_fd, HEADER.pack(3) + b"abc" + HEADER.pack(10) + b"half")
+    os.close(write_fd)
+    receiver = FrameReceiver(read_fd)
+    assert receiver.receive() == b"abc"
+    assert receiver.receive() is None
+    receiver.close()
+
+
+def test_a_closed_receiver_is_a_pipe_closed_error_not_a_signal_or_a_hang() -> None:
+    read_fd, write_fd = make_pipe()
+    os.close(read_fd)
+    sender = FrameSender(write_fd)
+    with pytest.raises(PipeClosed):
+        sender.send(b"batch")
+    with pytest.raises(PipeClosed):
+        sender.send(b"another")
+    with pytest.raises(PipeClosed):
+        sender.close()
+
+
+class _Counting:
+    def __init__(self, fail: bool = False) -> None:
+        self.graded: list[str] = []
+        self.fail = fail
+
+    def grade(self, item, answer):
+        self.graded.append(item.kind)
+        if self.fail:
+            raise ValueError("a broken grader")
+        return None
+
+
+def test_warm_up_grades_once_per_kind_and_swallows_a_grader_failure(suite) -> None:
+    items = {item.id: item for item in suite.items("dev")}
+    kinds = list(dict.fromkeys(item.kind for item in items.values()))
+    counting = _Counting()
+    warm_up(counting, items)
+    assert counting.graded == kinds[:WARM_UP_KINDS] and len(kinds) > 1
+    failing = _Counting(fail=True)
+    warm_up(failing, items)  # does not raise: the failure is recorded later, on a real answer
+    assert failing.graded == kinds[:WARM_UP_KINDS]
