@@ -45,3 +45,26 @@ def test_plain_progress_writes_periodic_lines_and_a_last_one():
 
 def test_progress_is_plain_when_not_a_terminal():
     assert isinstance(make_progress("x", io.StringIO()), PlainProgress)
+
+
+def test_the_summary_reads_the_attempt_columns_not_each_items_json(cli, tmp_path):
+    """The end-of-run summary counts from the attempts' columns: with every stored item's JSON made
+    unreadable, it is still the summary the run printed (a summary that decoded items would raise)."""
+    import json
+    import sqlite3
+
+    from physbench.report.summary import summarise
+    from physbench.runner.results import open_run
+
+    run = tmp_path / "run"
+    r = cli("eval", "medphys", "--model", "oracle", "--limit", "12", "--run-dir", str(run), "--quiet", "--json")
+    assert r.returncode == 0, r.stderr
+    printed = json.loads(r.stdout)
+    conn = sqlite3.connect(run / "store.sqlite")
+    conn.execute("UPDATE items SET item_json = 'not json'")
+    conn.execute("UPDATE attempts SET grade_json = 'not json'")
+    conn.commit()
+    conn.close()
+    with open_run(run) as reader:
+        again = summarise(reader)
+    assert again == {k: printed[k] for k in again} and again["n_done"] == 12 and len(again["by_kind"]) == 3
