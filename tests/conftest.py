@@ -9,7 +9,7 @@ from typing import Any, Callable, Iterator
 import pytest
 
 from physbench.cli import main
-from physbench.core.caches import CACHE_DIR_ENV, CACHE_ENV
+from physbench.core.caches import CACHE_DIR_ENV, CACHE_ENV, run_exit_hooks
 from physbench.runner.mock_server import MockConfig, MockServer
 
 
@@ -17,15 +17,11 @@ from physbench.runner.mock_server import MockConfig, MockServer
 def _private_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """The on-disk caches (core/caches.py) of this test session live in a temporary directory,
     never in the user's cache: tests start with it empty and leave nothing behind."""
-    saved = {name: os.environ.get(name) for name in (CACHE_DIR_ENV, CACHE_ENV)}
     os.environ[CACHE_DIR_ENV] = str(tmp_path_factory.mktemp("physbench-cache"))
     os.environ.pop(CACHE_ENV, None)
     yield
-    for name, value in saved.items():
-        if value is None:
-            os.environ.pop(name, None)
-        else:
-            os.environ[name] = value
+    run_exit_hooks()  # save what this process learned (the unit table) while the directory is still ours
+    os.environ[CACHE_ENV] = "0"  # and nothing after the session (atexit) writes to the user's cache
 
 
 @pytest.fixture

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, TypeVar
 
 T = TypeVar("T")
+_EXIT_HOOKS: list[Callable[[], None]] = []
 
 CACHE_DIR_ENV = "PHYSBENCH_CACHE_DIR"
 CACHE_ENV = "PHYSBENCH_CACHE"  # "0" turns the caches off
@@ -119,3 +120,19 @@ def cached(name: str, *, sources: tuple[str, ...], request: Mapping[str, Any], b
     value = build()
     write_entry(directory, name, key, encode(value))
     return value
+
+
+def at_exit(hook: Callable[[], None]) -> None:
+    """Run `hook` from `run_exit_hooks()`: a forked worker (which skips atexit) calls that before it
+    ends, so what it learned (the unit table) is saved too."""
+    if hook not in _EXIT_HOOKS:
+        _EXIT_HOOKS.append(hook)
+
+
+def run_exit_hooks() -> None:
+    """Run the registered hooks; one that fails does not stop the others (a cache is never an error)."""
+    for hook in list(_EXIT_HOOKS):
+        try:
+            hook()
+        except Exception:
+            pass

@@ -20,6 +20,7 @@ import pickle
 import signal
 from typing import TYPE_CHECKING, Any, Mapping, Protocol
 
+from physbench.core import caches
 from physbench.protocols.base import Answer
 from physbench.runner.pipe import FrameReceiver, FrameSender, PipeClosed, make_pipe
 from physbench.runner.records import AttemptRecord
@@ -116,6 +117,7 @@ def _child(read_fd: int, write_fd: int, suite: Any, run_dir: Any, items: Mapping
     finally:
         writer.close()
         receiver.close()
+        caches.run_exit_hooks()  # a forked process skips atexit: save what the grader learned (unit table)
 
 
 class ProcessSink:
