@@ -100,3 +100,31 @@ def test_warm_up_grades_once_per_kind_and_swallows_a_grader_failure(suite) -> No
     failing = _Counting(fail=True)
     warm_up(failing, items)  # does not raise: the failure is recorded later, on a real answer
     assert failing.graded == kinds[:WARM_UP_KINDS]
+
+
+@pytest.mark.timeout(60)
+def test_a_run_refused_after_the_early_fork_leaves_no_grading_process(tmp_path) -> None:
+    """The grading process is forked before the model and store are made; a run that is refused
+    then (here: the run directory is a file) ends it, instead of leaving it waiting on its pipe."""
+    import multiprocessing
+
+    from physbench.core.errors import UserError
+    from physbench.runner.evaluate import EvalConfig, evaluate
+
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("x")
+    with pytest.raises(UserError):
+        evaluate(EvalConfig(suite="fixture", model="oracle", run_dir=str(blocker), quiet=True, grade_inline=False))
+    assert [p for p in multiprocessing.active_children() if p.name == "physbench-grader"] == []
+
+
+def test_a_forked_run_grades_and_stores_every_attempt(tmp_path, suite) -> None:
+    from physbench.runner.evaluate import EvalConfig, evaluate
+    from physbench.runner.results import open_run
+
+    result = evaluate(EvalConfig(suite="fixture", model="oracle", run_dir=str(tmp_path / "run"), quiet=True,
+                                 grade_inline=False))
+    n = len(list(suite.items("dev")))
+    assert result.summary["n_done"] == n and result.summary["n_correct"] == n
+    with open_run(tmp_path / "run") as reader:
+        assert reader.count_done() == n

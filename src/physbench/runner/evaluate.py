@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import os
 import re
 import signal
 import time
@@ -26,7 +27,7 @@ from physbench.runner.engine import Engine
 from physbench.runner.manifest import Manifest, git_revision
 from physbench.runner.progress import Tally, make_progress
 from physbench.runner.retry import RetryPolicy
-from physbench.runner.sink import make_sink
+from physbench.runner.sink import ProcessSink, forking, make_sink
 from physbench.runner.store import STORE_NAME, RunStore, open_run
 
 
@@ -229,6 +230,30 @@ def evaluate(c: EvalConfig) -> EvalResult:
     check_item = getattr(protocol, "check_item", None)
     for item in items if callable(check_item) else ():
         check_item(item)
+    run_dir = Path(c.run_dir) if c.run_dir else default_run_dir(c.suite, c.model)
+    by_id = {item.id: item for item in items}
+    with _frozen_heap():
+        # the grading process is forked now, before the model and the store are made, so that its
+        # warm-up (imports, a first grade) overlaps them; it is ended if the run stops before it starts
+        fork = hasattr(os, "fork") and (c.grade_inline is False or (c.grade_inline is None and forking()))
+        early = ProcessSink(suite, run_dir, by_id) if fork else None
+        try:
+            outcome = _run(c, suite, protocol, items, by_id, run_dir, early)
+        except BaseException:
+            if early is not None and not early.settled:
+                early.abandon()
+            raise
+    wall, tally, skipped, status = outcome
+    with open_run(run_dir) as reader:
+        summary = summarise(reader)
+    return EvalResult(run_dir=run_dir, summary=summary, status=status, attempted=tally.done + tally.errors,
+                      skipped=skipped, wall_s=wall)
+
+
+def _run(c: EvalConfig, suite: Any, protocol: Any, items: list[Any], by_id: dict[str, Any], run_dir: Path,
+         early: ProcessSink | None) -> tuple[float, Tally, int, str]:
+    """Make the model and the store, run the attempts not yet graded: (wall s, tally, skipped, status)."""
+    assert c.model is not None and c.protocol is not None and c.repeats is not None
     options = ModelOptions(base_url=c.base_url, api_key_env=c.api_key_env, concurrency=c.concurrency,
                            timeout_s=c.timeout_s, price_table=c.price_table, max_retry_after_s=c.max_retry_after_s)
     model = make_model(c.model, suite, options)
@@ -249,7 +274,6 @@ def evaluate(c: EvalConfig) -> EvalResult:
                  "retry_delay_s": c.retry_delay_s, "max_retry_after_s": c.max_retry_after_s, "limit": c.limit,
                  "item_options": dict(c.item_options), **({"data_source": data_source} if data_source else {})},
         git_revision=git_revision())
-    run_dir = Path(c.run_dir) if c.run_dir else default_run_dir(c.suite, c.model)
     try:
         store = _open_store(run_dir, manifest)
     except BaseException:
@@ -269,37 +293,38 @@ def evaluate(c: EvalConfig) -> EvalResult:
         inline = c.grade_inline
         if inline is None and getattr(model, "max_concurrency", None) == 1:
             inline = True  # one answer at a time (the local model): nothing to gain from a second process
-        with _frozen_heap():
-            sink = make_sink(suite, store, {item.id: item for item in items}, inline=inline)
-            progress = make_progress(f"{c.suite} x {c.model}", quiet=c.quiet)  # after the fork: rich runs a thread
-            engine = Engine(model=model, protocol=protocol, sink=sink,
-                            sampling={"temperature": c.temperature, "max_tokens": c.max_tokens},
-                            policy=RetryPolicy(max_attempts=c.max_attempts, base_delay_s=c.retry_delay_s,
-                                               max_retry_after_s=c.max_retry_after_s), seed=c.seed)
+        if early is not None and not inline:
+            early.use_store(store)
+            sink: Any = early
+        else:
+            if early is not None:
+                early.abandon()
+            sink = make_sink(suite, store, by_id, inline=inline)
+        progress = make_progress(f"{c.suite} x {c.model}", quiet=c.quiet)  # after the fork: rich runs a thread
+        engine = Engine(model=model, protocol=protocol, sink=sink,
+                        sampling={"temperature": c.temperature, "max_tokens": c.max_tokens},
+                        policy=RetryPolicy(max_attempts=c.max_attempts, base_delay_s=c.retry_delay_s,
+                                           max_retry_after_s=c.max_retry_after_s), seed=c.seed)
+        try:
+            workers = getattr(model, "total_concurrency", None) or c.concurrency  # --concurrency per endpoint
+            asyncio.run(_drive(engine, work, workers, tally, progress))
+            status = "completed"
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            status = "interrupted"
+        except RuntimeError as exc:  # the grading process or the store failed
+            status, failure = "failed", str(exc)
+        finally:
+            progress.close(tally)
             try:
-                workers = getattr(model, "total_concurrency", None) or c.concurrency  # --concurrency per endpoint
-                asyncio.run(_drive(engine, work, workers, tally, progress))
-                status = "completed"
-            except (KeyboardInterrupt, asyncio.CancelledError):
-                status = "interrupted"
-            except RuntimeError as exc:  # the grading process or the store failed
-                status, failure = "failed", str(exc)
-            finally:
-                progress.close(tally)
-                try:
-                    sink.close()
-                except RuntimeError as exc:
-                    status, failure = "failed", failure or str(exc)
-                counts = getattr(model, "counts", None)
-                if callable(counts):
-                    store.add_endpoint_counts(counts())
-                store.end_session(status, tally.done + tally.errors)
+                sink.close()
+            except RuntimeError as exc:
+                status, failure = "failed", failure or str(exc)
+            counts = getattr(model, "counts", None)
+            if callable(counts):
+                store.add_endpoint_counts(counts())
+            store.end_session(status, tally.done + tally.errors)
     finally:
         store.close()
     if failure is not None:
         raise UserError(failure)
-    wall = time.perf_counter() - start
-    with open_run(run_dir) as reader:
-        summary = summarise(reader)
-    return EvalResult(run_dir=run_dir, summary=summary, status=status, attempted=tally.done + tally.errors,
-                      skipped=len(items) * c.repeats - len(work), wall_s=wall)
+    return time.perf_counter() - start, tally, len(items) * c.repeats - len(work), status

@@ -18,6 +18,7 @@ import multiprocessing
 import os
 import pickle
 import signal
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Protocol
 
 from physbench.core import caches
@@ -105,7 +106,7 @@ def _child(read_fd: int, write_fd: int, suite: Any, run_dir: Any, items: Mapping
     os.close(write_fd)  # our copy of the sending end: without closing it we would never see EOF
     receiver = FrameReceiver(read_fd)
     warm_up(suite, items)
-    writer = RowWriter(run_dir)
+    writer: RowWriter | None = None  # opened at the first batch: the runner may fork before the store exists
     try:
         while True:
             data = receiver.receive()
@@ -113,21 +114,30 @@ def _child(read_fd: int, write_fd: int, suite: Any, run_dir: Any, items: Mapping
                 break
             if not data:  # the runner's end-of-run sentinel
                 break
-            writer.write([AttemptRecord.from_wire(wire, items).grade_with(suite).row() for wire in decode_batch(data)])
+            rows = [AttemptRecord.from_wire(wire, items).grade_with(suite).row() for wire in decode_batch(data)]
+            writer = writer or RowWriter(run_dir)
+            writer.write(rows)
     finally:
-        writer.close()
+        if writer is not None:
+            writer.close()
         receiver.close()
         caches.run_exit_hooks()  # a forked process skips atexit: save what the grader learned (unit table)
 
 
 class ProcessSink:
-    """Sends answered attempts to a forked grading process in batches (at most 5 ms or 256 attempts)."""
+    """Sends answered attempts to a forked grading process in batches (at most 5 ms or 256 attempts).
 
-    def __init__(self, suite: Any, store: "RunStore", items: Mapping[str, "Item"]) -> None:
-        store.detach()  # no SQLite connection may cross a fork
+    It may be started before the run's store is open (`store=None`, the child then warms up while
+    the runner makes its model and store); the store is handed over with `use_store()`, or
+    `abandon()` ends the child when the run stops before its first attempt.
+    """
+
+    def __init__(self, suite: Any, run_dir: Path, items: Mapping[str, "Item"], store: "RunStore | None" = None) -> None:
+        if store is not None:
+            store.detach()  # no SQLite connection may cross a fork
         ctx = multiprocessing.get_context("fork")
         read_fd, write_fd = make_pipe()
-        self._process = ctx.Process(target=_child, args=(read_fd, write_fd, suite, store.run_dir, items),
+        self._process = ctx.Process(target=_child, args=(read_fd, write_fd, suite, run_dir, items),
                                     name="physbench-grader", daemon=False)
         try:
             self._process.start()
@@ -139,6 +149,21 @@ class ProcessSink:
         self._scheduled = False
         self._failure: Exception | None = None
         self.submitted = 0
+        self.settled = store is not None  # whoever holds it now closes it (or abandons it)
+
+    def use_store(self, store: "RunStore") -> None:
+        """The store this run's rows go to (opened after the fork: it keeps its connection)."""
+        self.store = store
+        self.settled = True
+
+    def abandon(self) -> None:
+        """End a child that was never sent an attempt (the run stopped before it began)."""
+        self.settled = True
+        try:
+            self._sender.close()
+        except PipeClosed:
+            pass
+        self._process.join()
 
     def submit(self, attempt: AttemptRecord) -> None:
         if self._failure is not None:
@@ -185,15 +210,21 @@ class ProcessSink:
             self._failure = self._failure or RuntimeError(str(exc))
         finally:
             self._process.join()
-            self.store.attach()
+            if self.store is not None:
+                self.store.attach()
         if self._process.exitcode != 0 or self._failure is not None:
             raise RuntimeError(f"the grading process failed (exit code {self._process.exitcode}); "
                                "re-run the same command to resume")
         return self.submitted
 
 
+def forking() -> bool:
+    """Whether grading goes to a forked process by default (not when PHYSBENCH_GRADE_INLINE is set)."""
+    return os.environ.get(INLINE_ENV, "") in ("", "0") and hasattr(os, "fork")
+
+
 def make_sink(suite: Any, store: "RunStore", items: Mapping[str, "Item"], *, inline: bool | None = None) -> Sink:
     """A forked grading process where the platform can fork, unless inline grading is asked for."""
     if inline is None:
-        inline = os.environ.get(INLINE_ENV, "") not in ("", "0") or not hasattr(os, "fork")
-    return InlineSink(suite, store) if inline else ProcessSink(suite, store, items)
+        inline = not forking()
+    return InlineSink(suite, store) if inline else ProcessSink(suite, store.run_dir, items, store)
