@@ -40,13 +40,16 @@ def test_a_corrupt_item_entry_is_rebuilt(tmp_path: Path, monkeypatch: pytest.Mon
 
 
 def test_an_entry_whose_items_do_not_decode_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
     monkeypatch.setenv(caches.CACHE_DIR_ENV, str(tmp_path))
     split_items("dev", limit=3)
     (entry,) = tmp_path.glob("medphys-items-*.json")
-    stale = entry.read_text().replace('"messages":', '"old_messages":')
-    entry.write_text(stale)
-    assert split_items("dev", limit=3) == _fresh(monkeypatch, "dev", 3)
-    assert '"old_messages"' not in entry.read_text()
+    good = json.loads(entry.read_text())
+    for stale in (['{"id": "medphys/x"}'] * 3, [{"id": "not a text"}], "not a list"):  # right key, wrong content
+        entry.write_text(json.dumps({"key": good["key"], "data": stale}))
+        assert split_items("dev", limit=3) == _fresh(monkeypatch, "dev", 3)
+        assert json.loads(entry.read_text()) == good
 
 
 def test_keyed_splits_are_never_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -195,8 +195,8 @@ def split_items(split: str, *, key: bytes | None = None, benchmark_version: Vers
         return _build_split(split, key, v, limit)
     return cached("medphys-items", sources=ITEM_SOURCES, request={"split": split, "version": v.name, "limit": limit},
                   build=lambda: _build_split(split, None, v, limit),
-                  encode=lambda items: [item.to_dict() for item in items],
-                  decode=lambda rows: [Item.from_dict(row) for row in rows])
+                  encode=lambda items: [item.to_json() for item in items],
+                  decode=lambda texts: [Item.from_canonical_json(text) for text in texts])
 
 
 def _build_split(split: str, key: bytes | None, v: Version, limit: int | None) -> list[Item]:
