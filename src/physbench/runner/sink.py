@@ -98,11 +98,24 @@ def warm_up(suite: Any, items: Mapping[str, "Item"]) -> None:
             break
 
 
+def _batch_scheduling() -> None:
+    """Ask the kernel not to let this process preempt the runner when a batch wakes it (SCHED_BATCH,
+    same priority otherwise): the event loop keeps its core and the batch waits for a free moment."""
+    setter, policy = getattr(os, "sched_setscheduler", None), getattr(os, "SCHED_BATCH", None)
+    if setter is None or policy is None:
+        return
+    try:
+        setter(0, policy, os.sched_param(0))
+    except OSError:
+        pass
+
+
 def _child(read_fd: int, write_fd: int, suite: Any, run_dir: Any, items: Mapping[str, "Item"]) -> None:
     """The grading process: warm up, then receive batches, grade and commit each; stop at the
     sentinel or when the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the runner decides when to stop, and tells us
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    _batch_scheduling()
     os.close(write_fd)  # our copy of the sending end: without closing it we would never see EOF
     receiver = FrameReceiver(read_fd)
     warm_up(suite, items)
