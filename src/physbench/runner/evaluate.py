@@ -171,11 +171,10 @@ def _frozen_heap() -> Iterator[None]:
     which otherwise visit them at every full collection (and, after the fork, copy each page they
     touch). Young collections come less often: with 64 requests in flight most young objects are
     still alive when one runs, so at Python's default of 700 allocations each walk is mostly
-    wasted. Left alone if something else has frozen objects already.
+    wasted. Where something else froze objects before (`python -m physbench`, the executor's
+    warm parent), they stay frozen afterwards, with what this run froze beside them.
     """
-    if gc.get_freeze_count():
-        yield
-        return
+    frozen_before = gc.get_freeze_count() > 0
     gc.freeze()
     thresholds = gc.get_threshold()
     gc.set_threshold(max(thresholds[0], YOUNG_GC_THRESHOLD), thresholds[1], thresholds[2])
@@ -183,7 +182,8 @@ def _frozen_heap() -> Iterator[None]:
         yield
     finally:
         gc.set_threshold(*thresholds)
-        gc.unfreeze()
+        if not frozen_before:
+            gc.unfreeze()
 
 
 async def _drive(engine: Engine, work: list[Any], concurrency: int, tally: Tally, progress: Any) -> None:
