@@ -128,3 +128,21 @@ def test_a_forked_run_grades_and_stores_every_attempt(tmp_path, suite) -> None:
     assert result.summary["n_done"] == n and result.summary["n_correct"] == n
     with open_run(tmp_path / "run") as reader:
         assert reader.count_done() == n
+
+
+def test_with_a_grading_process_the_items_are_stored_by_it_not_by_the_event_loop(tmp_path, suite, monkeypatch):
+    """Encoding and inserting thousands of items would hold up the first requests; the grading
+    process does it before its first attempt row instead (the runner's own write_items is unused)."""
+    import sqlite3
+
+    from physbench.runner.evaluate import EvalConfig, evaluate
+    from physbench.runner.store import RunStore
+
+    def refuse(self, items):
+        raise AssertionError("the runner wrote the items itself")
+
+    monkeypatch.setattr(RunStore, "write_items", refuse)
+    evaluate(EvalConfig(suite="fixture", model="oracle", run_dir=str(tmp_path / "run"), quiet=True, grade_inline=False))
+    conn = sqlite3.connect(tmp_path / "run" / "store.sqlite")
+    stored = dict(conn.execute("SELECT item_id, item_json FROM items"))
+    assert stored == {item.id: item.to_json() for item in suite.items("dev")}

@@ -289,7 +289,6 @@ def _run(c: EvalConfig, suite: Any, protocol: Any, items: list[Any], by_id: dict
                 if (item.id, r) not in done]
         tally = Tally(total=len(items) * c.repeats, done_before=len(items) * c.repeats - len(work))
         store.begin_session()
-        store.write_items(items)
         inline = c.grade_inline
         if inline is None and getattr(model, "max_concurrency", None) == 1:
             inline = True  # one answer at a time (the local model): nothing to gain from a second process
@@ -300,6 +299,8 @@ def _run(c: EvalConfig, suite: Any, protocol: Any, items: list[Any], by_id: dict
             if early is not None:
                 early.abandon()
             sink = make_sink(suite, store, by_id, inline=inline)
+        if not isinstance(sink, ProcessSink):  # a grading process stores the items itself, off the event loop
+            store.write_items(items)
         progress = make_progress(f"{c.suite} x {c.model}", quiet=c.quiet)  # after the fork: rich runs a thread
         engine = Engine(model=model, protocol=protocol, sink=sink,
                         sampling={"temperature": c.temperature, "max_tokens": c.max_tokens},

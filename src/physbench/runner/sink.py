@@ -128,7 +128,9 @@ def _child(read_fd: int, write_fd: int, suite: Any, run_dir: Any, items: Mapping
             if not data:  # the runner's end-of-run sentinel
                 break
             rows = [AttemptRecord.from_wire(wire, items).grade_with(suite).row() for wire in decode_batch(data)]
-            writer = writer or RowWriter(run_dir)
+            if writer is None:  # the items go in before the first attempt row, here rather than in the runner
+                writer = RowWriter(run_dir)
+                writer.write_items(items.values())
             writer.write(rows)
     finally:
         if writer is not None:
