@@ -2,10 +2,11 @@
 
 At high throughput the grader and SQLite cost as much CPU as the HTTP client, so by default a
 forked grading process takes them off the event loop's core. It is forked with the items (they
-are never sent) and warms its grader up at once, while the first requests are in flight; the
-runner sends answered attempts down a non-blocking pipe (runner/pipe.py) within 5 ms, and the
-child grades each batch and commits it in one transaction. If the runner is killed, the
-child still commits everything it has received, then exits.
+are never sent), before the model and store are made, and warms its grader up at once; it stores
+the items table itself, before its first attempt row. The runner sends answered attempts down a
+non-blocking pipe (runner/pipe.py) within 5 ms; the child (SCHED_BATCH, so a batch that wakes
+it does not take the core from the event loop) grades each batch and commits it in one
+transaction. If the runner is killed, the child still commits everything it has received, then exits.
 Batches travel as `marshal` data (plain types only, about twice as cheap as pickle for the
 sender); a batch holding anything else (a model's exotic extras) goes as pickle.
 """
