@@ -146,3 +146,29 @@ def test_with_a_grading_process_the_items_are_stored_by_it_not_by_the_event_loop
     conn = sqlite3.connect(tmp_path / "run" / "store.sqlite")
     stored = dict(conn.execute("SELECT item_id, item_json FROM items"))
     assert stored == {item.id: item.to_json() for item in suite.items("dev")}
+
+
+def test_a_one_at_a_time_model_ends_the_early_grading_process_and_grades_inline(tmp_path, suite, monkeypatch):
+    """The local model answers one request at a time, so its runs grade in the runner's process: the
+    grading process forked before the model was known is ended, and every attempt is still stored."""
+    import importlib
+    import multiprocessing
+
+    from physbench.models.scripted import OracleModel
+    from physbench.runner.evaluate import EvalConfig, evaluate
+
+    evaluate_module = importlib.import_module("physbench.runner.evaluate")
+
+    class OneAtATime(OracleModel):
+        max_concurrency = 1
+
+    made = []
+
+    def make(spec, suite_, options):
+        made.append(OneAtATime(suite_))
+        return made[-1]
+
+    monkeypatch.setattr(evaluate_module, "make_model", make)
+    result = evaluate(EvalConfig(suite="fixture", model="oracle", run_dir=str(tmp_path / "run"), quiet=True))
+    assert made and result.summary["n_done"] == len(list(suite.items("dev")))
+    assert [p for p in multiprocessing.active_children() if p.name == "physbench-grader"] == []
