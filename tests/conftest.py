@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 from typing import Any, Callable, Iterator
 
 import pytest
 
 from physbench.cli import main
+from physbench.core.caches import CACHE_DIR_ENV, CACHE_ENV, run_exit_hooks
 from physbench.runner.mock_server import MockConfig, MockServer
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The on-disk caches (core/caches.py) of this test session live in a temporary directory,
+    never in the user's cache: tests start with it empty and leave nothing behind."""
+    os.environ[CACHE_DIR_ENV] = str(tmp_path_factory.mktemp("physbench-cache"))
+    os.environ.pop(CACHE_ENV, None)
+    yield
+    run_exit_hooks()  # save what this process learned (the unit table) while the directory is still ours
+    os.environ[CACHE_ENV] = "0"  # and nothing after the session (atexit) writes to the user's cache
 
 
 @pytest.fixture

@@ -147,3 +147,18 @@ def test_a_run_leaves_the_garbage_collector_as_it_found_it_and_stores_each_item_
     rows = conn.execute("SELECT item_id, item_json FROM items").fetchall()  # each item's JSON once, not per attempt
     assert len(rows) == len(expected) and all(text == expected[item_id] for item_id, text in rows)
     assert conn.execute("SELECT COUNT(*) FROM attempts").fetchone()[0] == len(expected)
+
+
+def test_a_run_in_a_process_that_froze_its_imports_leaves_them_frozen(tmp_path):
+    """`python -m physbench` freezes what its imports made; a run adds its items to the frozen set
+    and restores the thresholds, but never unfreezes what it did not freeze."""
+    gc.freeze()
+    try:
+        before = gc.get_freeze_count()
+        threshold = gc.get_threshold()
+        evaluate(EvalConfig(suite="fixture", model="oracle", run_dir=str(tmp_path / "r"), quiet=True,
+                            grade_inline=True))
+        # frozen objects that die leave the count, so it may shrink a little; unfreeze() would empty it
+        assert gc.get_freeze_count() > before // 2 and gc.get_threshold() == threshold
+    finally:
+        gc.unfreeze()

@@ -110,3 +110,26 @@ def test_the_terminal_bar_shows_the_count_within_the_width(monkeypatch, columns)
     lines = [line for line in stream.getvalue().splitlines() if line.strip()]
     assert lines and all(len(line) <= int(columns) for line in lines), lines
     assert "11345/12000 (95%)" in lines[-1]
+
+
+def test_the_summary_reads_the_attempt_columns_not_each_items_json(cli, tmp_path):
+    """The end-of-run summary counts from the attempts' columns: with every stored item's JSON made
+    unreadable, it is still the summary the run printed (a summary that decoded items would raise)."""
+    import json
+    import sqlite3
+
+    from physbench.report.summary import summarise
+    from physbench.runner.results import open_run
+
+    run = tmp_path / "run"
+    r = cli("eval", "medphys", "--model", "oracle", "--limit", "12", "--run-dir", str(run), "--quiet", "--json")
+    assert r.returncode == 0, r.stderr
+    printed = json.loads(r.stdout)
+    conn = sqlite3.connect(run / "store.sqlite")
+    conn.execute("UPDATE items SET item_json = 'not json'")
+    conn.execute("UPDATE attempts SET grade_json = 'not json'")
+    conn.commit()
+    conn.close()
+    with open_run(run) as reader:
+        again = summarise(reader)
+    assert again == {k: printed[k] for k in again} and again["n_done"] == 12 and len(again["by_kind"]) == 3

@@ -113,8 +113,20 @@ class Item:
         return thaw(self._fields())
 
     def to_json(self) -> str:
-        # the frozen forms encode exactly as their thawed copies (a FrozenDict is a dict, a tuple a list)
-        return json.dumps(self._fields(), sort_keys=True, ensure_ascii=False)
+        """The item's canonical JSON, encoded once (an item is immutable, so the text is kept)."""
+        text = self.__dict__.get("_json")
+        if text is None:
+            # the frozen forms encode exactly as their thawed copies (a FrozenDict is a dict, a tuple a list)
+            text = json.dumps(self._fields(), sort_keys=True, ensure_ascii=False)
+            object.__setattr__(self, "_json", text)
+        return text  # type: ignore[no-any-return]
+
+    @classmethod
+    def from_canonical_json(cls, text: str) -> "Item":
+        """An item from text that `to_json` wrote (a cache's copy), which it keeps as its JSON."""
+        item = cls.from_dict(json.loads(text))
+        object.__setattr__(item, "_json", text)
+        return item
 
     def _fields(self) -> dict[str, Any]:
         out = {

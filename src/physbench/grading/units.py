@@ -3,7 +3,9 @@
 pint never sees raw model text: `scan_unit` reads unit words one at a time (each checked
 against the registry and cached), allows only small integer exponents and a power-of-ten
 count in a denominator ("Gy/100 MU"), and builds a pint expression from full unit names.
-pint parses each distinct expression once; each conversion factor is computed once.
+pint parses each distinct expression once; each conversion factor is computed once, and
+remembered on disk with pint's other answers (unit_table.py): pint is imported only for a
+question that table has not seen.
 """
 
 from __future__ import annotations
@@ -12,9 +14,12 @@ import math
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-import pint
+from physbench.grading.unit_table import table
+
+if TYPE_CHECKING:
+    import pint
 
 DEFINITIONS = Path(__file__).with_name("units.txt")
 MAX_UNIT_TOKENS = 16
@@ -24,9 +29,14 @@ MAX_WORD = 24
 _WORD_ALIASES = {"%": "percent", "‰": "permille", "°": "degree"}
 
 
+_MISSING = object()
+
+
 @lru_cache(maxsize=1)
-def registry() -> pint.UnitRegistry:
+def registry() -> "pint.UnitRegistry":
     """The one registry, built from `units.txt` (gray and sievert apart, MU a unit, no `rad`)."""
+    import pint
+
     return pint.UnitRegistry(str(DEFINITIONS), on_redefinition="raise", cache_folder=None)
 
 
@@ -41,6 +51,15 @@ def unit_word(word: str) -> str | None:
         return None
     if word in _WORD_ALIASES:
         return _WORD_ALIASES[word]
+    known = table().get("words", word, _MISSING)
+    if known is not _MISSING:
+        return known  # type: ignore[no-any-return]
+    name = _registry_word(word)
+    table().learn("words", word, name)
+    return name
+
+
+def _registry_word(word: str) -> str | None:
     reg = registry()
     tries = (word, word.lower()) if len(word) > 3 and not word.islower() else (word,)
     for w in tries:
@@ -154,7 +173,7 @@ def scan_unit(text: str, pos: int = 0, *, group: bool = False) -> UnitPhrase:
 
 
 @lru_cache(maxsize=4096)
-def pint_unit(expr: str) -> pint.Unit | None:
+def pint_unit(expr: str) -> "pint.Unit | None":
     """The pint unit of an expression built by `scan_unit` ("" is dimensionless); None if pint fails."""
     try:
         return registry().parse_units(expr)
@@ -165,6 +184,16 @@ def pint_unit(expr: str) -> pint.Unit | None:
 @lru_cache(maxsize=16384)
 def conversion_factor(from_expr: str, to_expr: str) -> float | None:
     """Multiply a value in `from_expr` by this to express it in `to_expr`; None if incompatible."""
+    key = f"{from_expr}\0{to_expr}"
+    known = table().get("factors", key, _MISSING)
+    if known is not _MISSING:
+        return known  # type: ignore[no-any-return]
+    factor = _registry_factor(from_expr, to_expr)
+    table().learn("factors", key, factor)
+    return factor
+
+
+def _registry_factor(from_expr: str, to_expr: str) -> float | None:
     a, b = pint_unit(from_expr), pint_unit(to_expr)
     if a is None or b is None:
         return None
@@ -175,7 +204,13 @@ def conversion_factor(from_expr: str, to_expr: str) -> float | None:
     return f if math.isfinite(f) and f != 0.0 else None
 
 
+@lru_cache(maxsize=4096)
 def dimensionless(expr: str) -> bool:
     """True when the unit is a pure number (including percent)."""
+    known = table().get("dimensionless", expr, _MISSING)
+    if known is not _MISSING:
+        return known  # type: ignore[no-any-return]
     unit = pint_unit(expr)
-    return unit is not None and unit.dimensionless
+    answer = unit is not None and bool(unit.dimensionless)
+    table().learn("dimensionless", expr, answer)
+    return answer

@@ -8,10 +8,9 @@ from typing import TYPE_CHECKING, Any, Iterable
 from physbench.grading.types import OUTCOMES
 from physbench.report.intervals import exact_interval
 from physbench.runner.progress import attempt_tokens
-from physbench.runner.records import item_group
 
 if TYPE_CHECKING:
-    from physbench.runner.results import Result, RunReader
+    from physbench.runner.results import Graded, Result, RunReader
 
 
 def accuracy_cell(name: str, n: int, correct: int) -> dict[str, Any]:
@@ -40,22 +39,19 @@ def summarise(reader: "RunReader") -> dict[str, Any]:
     cost = 0.0
     priced = False
     n_done = n_correct = 0
-    for r in reader.results():
-        g = r.grade
-        passed = bool(g and g.passed)
+    for r in reader.graded():  # from the attempts' columns: no item or grade JSON is decoded
         n_done += 1
-        n_correct += passed
-        outcomes[g.outcome if g else "ungraded"] += 1
-        kinds.append((r.item.kind, passed))
-        group = item_group(r.item)
-        if group is not None:
-            groups.append((group, passed))
+        n_correct += r.passed
+        outcomes[r.outcome or "ungraded"] += 1
+        kinds.append((r.kind, r.passed))
+        if r.group is not None:
+            groups.append((r.group, r.passed))
         _add_tokens(tokens, r)
         if r.cost is not None:
             cost, priced = cost + r.cost, True
     failures = list(reader.failures())
-    for r in failures:  # tokens spent on attempts that never produced a gradable response
-        _add_tokens(tokens, r)
+    for f in failures:  # tokens spent on attempts that never produced a gradable response
+        _add_tokens(tokens, f)
     overall = accuracy_cell("all", n_done, n_correct)
     summary: dict[str, Any] = {
         "run_id": m.run_id, "run_dir": str(reader.run_dir), "model": m.model_spec, "suite": m.suite,
@@ -72,13 +68,14 @@ def summarise(reader: "RunReader") -> dict[str, Any]:
     return summary
 
 
-def _add_tokens(tokens: dict[str, int], r: "Result") -> None:
-    tokens["prompt"] += r.usage.get("prompt_tokens", 0)
-    tokens["completion"] += r.usage.get("completion_tokens", 0)
-    tokens["total"] += attempt_tokens(r.usage)  # prompt + completion, as the progress line counts them
+def _add_tokens(tokens: dict[str, int], r: "Result | Graded") -> None:
+    usage = r.usage
+    tokens["prompt"] += usage.get("prompt_tokens", 0)
+    tokens["completion"] += usage.get("completion_tokens", 0)
+    tokens["total"] += attempt_tokens(usage)  # prompt + completion, as the progress line counts them
     for key, name in (("cached_tokens", "cached"), ("reasoning_tokens", "reasoning")):  # where the endpoint reports them
-        if r.usage.get(key):
-            tokens[name] = tokens.get(name, 0) + r.usage[key]
+        if usage.get(key):
+            tokens[name] = tokens.get(name, 0) + usage[key]
 
 
 def tokens_text(s: dict[str, Any]) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import os
 import re
 import signal
 import time
@@ -26,7 +27,7 @@ from physbench.runner.engine import Engine
 from physbench.runner.manifest import Manifest, git_revision
 from physbench.runner.progress import Tally, make_progress
 from physbench.runner.retry import RetryPolicy
-from physbench.runner.sink import make_sink
+from physbench.runner.sink import ProcessSink, forking, make_sink
 from physbench.runner.store import STORE_NAME, RunStore, open_run
 
 
@@ -192,11 +193,10 @@ def _frozen_heap() -> Iterator[None]:
     which otherwise visit them at every full collection (and, after the fork, copy each page they
     touch). Young collections come less often: with 64 requests in flight most young objects are
     still alive when one runs, so at Python's default of 700 allocations each walk is mostly
-    wasted. Left alone if something else has frozen objects already.
+    wasted. Where something else froze objects before (`python -m physbench`, the executor's
+    warm parent), they stay frozen afterwards, with what this run froze beside them.
     """
-    if gc.get_freeze_count():
-        yield
-        return
+    frozen_before = gc.get_freeze_count() > 0
     gc.freeze()
     thresholds = gc.get_threshold()
     gc.set_threshold(max(thresholds[0], YOUNG_GC_THRESHOLD), thresholds[1], thresholds[2])
@@ -204,7 +204,8 @@ def _frozen_heap() -> Iterator[None]:
         yield
     finally:
         gc.set_threshold(*thresholds)
-        gc.unfreeze()
+        if not frozen_before:
+            gc.unfreeze()
 
 
 async def _drive(engine: Engine, work: list[Any], concurrency: int, tally: Tally, progress: Any) -> None:
@@ -262,6 +263,30 @@ def evaluate(c: EvalConfig) -> EvalResult:
     check_item = getattr(protocol, "check_item", None)
     for item in items if callable(check_item) else ():
         check_item(item)
+    run_dir = Path(c.run_dir) if c.run_dir else default_run_dir(c.suite, c.model)
+    by_id = {item.id: item for item in items}
+    with _frozen_heap():
+        # the grading process is forked now, before the model and the store are made, so that its
+        # warm-up (imports, a first grade) overlaps them; it is ended if the run stops before it starts
+        fork = hasattr(os, "fork") and (c.grade_inline is False or (c.grade_inline is None and forking()))
+        early = ProcessSink(suite, run_dir, by_id) if fork else None
+        try:
+            outcome = _run(c, suite, protocol, items, by_id, run_dir, early)
+        except BaseException:
+            if early is not None and not early.settled:
+                early.abandon()
+            raise
+    wall, tally, skipped, status = outcome
+    with open_run(run_dir) as reader:
+        summary = summarise(reader)
+    return EvalResult(run_dir=run_dir, summary=summary, status=status, attempted=tally.done + tally.errors,
+                      skipped=skipped, wall_s=wall)
+
+
+def _run(c: EvalConfig, suite: Any, protocol: Any, items: list[Any], by_id: dict[str, Any], run_dir: Path,
+         early: ProcessSink | None) -> tuple[float, Tally, int, str]:
+    """Make the model and the store, run the attempts not yet graded: (wall s, tally, skipped, status)."""
+    assert c.model is not None and c.protocol is not None and c.repeats is not None
     options = ModelOptions(base_url=c.base_url, api_key_env=c.api_key_env, concurrency=c.concurrency,
                            timeout_s=c.timeout_s, price_table=c.price_table, max_retry_after_s=c.max_retry_after_s)
     model = make_model(c.model, suite, options)
@@ -285,7 +310,6 @@ def evaluate(c: EvalConfig) -> EvalResult:
                  "retry_delay_s": c.retry_delay_s, "max_retry_after_s": c.max_retry_after_s, "limit": c.limit,
                  "item_options": dict(c.item_options), **({"data_source": data_source} if data_source else {})},
         git_revision=git_revision())
-    run_dir = Path(c.run_dir) if c.run_dir else default_run_dir(c.suite, c.model)
     try:
         store = _open_store(run_dir, manifest)
     except BaseException:
@@ -301,42 +325,45 @@ def evaluate(c: EvalConfig) -> EvalResult:
                 if (item.id, r) not in done]
         tally = Tally(total=len(items) * c.repeats, done_before=len(items) * c.repeats - len(work), started=start)
         store.begin_session()
-        store.write_items(items)
         inline = c.grade_inline
         if inline is None and getattr(model, "max_concurrency", None) == 1:
             inline = True  # one answer at a time (the local model): nothing to gain from a second process
-        with _frozen_heap():
-            sink = make_sink(suite, store, {item.id: item for item in items}, inline=inline)
-            progress = make_progress(f"{c.suite} x {c.model}", quiet=c.quiet)  # after the fork: rich runs a thread
-            engine = Engine(model=model, protocol=protocol, sink=sink,
-                            sampling={"temperature": c.temperature, "max_tokens": c.max_tokens},
-                            policy=RetryPolicy(max_attempts=c.max_attempts, base_delay_s=c.retry_delay_s,
-                                               max_retry_after_s=c.max_retry_after_s), seed=c.seed)
+        if early is not None and not inline:
+            early.use_store(store)
+            sink: Any = early
+        else:
+            if early is not None:
+                early.abandon()
+            sink = make_sink(suite, store, by_id, inline=inline)
+        if not isinstance(sink, ProcessSink):  # a grading process stores the items itself, off the event loop
+            store.write_items(items)
+        progress = make_progress(f"{c.suite} x {c.model}", quiet=c.quiet)  # after the fork: rich runs a thread
+        engine = Engine(model=model, protocol=protocol, sink=sink,
+                        sampling={"temperature": c.temperature, "max_tokens": c.max_tokens},
+                        policy=RetryPolicy(max_attempts=c.max_attempts, base_delay_s=c.retry_delay_s,
+                                           max_retry_after_s=c.max_retry_after_s), seed=c.seed)
+        try:
+            workers = getattr(model, "total_concurrency", None) or c.concurrency  # --concurrency per endpoint
+            asyncio.run(_drive(engine, work, workers, tally, progress))
+            status = "completed"
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            status = "interrupted"
+        except RuntimeError as exc:  # the grading process or the store failed
+            status, failure = "failed", str(exc)
+        finally:
             try:
-                workers = getattr(model, "total_concurrency", None) or c.concurrency  # --concurrency per endpoint
-                asyncio.run(_drive(engine, work, workers, tally, progress))
-                status = "completed"
-            except (KeyboardInterrupt, asyncio.CancelledError):
-                status = "interrupted"
-            except RuntimeError as exc:  # the grading process or the store failed
-                status, failure = "failed", str(exc)
-            finally:
-                try:
-                    sink.close()  # every attempt stored: the end of the interval the rate is over
-                except RuntimeError as exc:
-                    status, failure = "failed", failure or str(exc)
-                tally.stop()
-                progress.close(tally)
-                counts = getattr(model, "counts", None)
-                if callable(counts):
-                    store.add_endpoint_counts(counts())
-                store.end_session(status, tally.done + tally.errors)
+                sink.close()  # every attempt stored: the end of the interval the rate is over
+            except RuntimeError as exc:
+                status, failure = "failed", failure or str(exc)
+            tally.stop()
+            progress.close(tally)
+            counts = getattr(model, "counts", None)
+            if callable(counts):
+                store.add_endpoint_counts(counts())
+            store.end_session(status, tally.done + tally.errors)
     finally:
         store.close()
     if failure is not None:
         raise UserError(failure)
-    wall = tally.elapsed()  # the progress line's interval, so that both print the same rate
-    with open_run(run_dir) as reader:
-        summary = summarise(reader)
-    return EvalResult(run_dir=run_dir, summary=summary, status=status, attempted=tally.done + tally.errors,
-                      skipped=len(items) * c.repeats - len(work), wall_s=wall)
+    # the progress line's interval, so that it and the summary print the same rate
+    return tally.elapsed(), tally, len(items) * c.repeats - len(work), status

@@ -7,12 +7,13 @@ import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 from physbench.core.errors import UserError
 from physbench.core.items import Item
-from physbench.grading.types import Grade
+from physbench.grading.types import RENAMED_OUTCOMES, Grade
 from physbench.runner.manifest import Manifest
+from physbench.runner.records import item_group
 
 STORE_NAME = "store.sqlite"
 
@@ -37,6 +38,17 @@ class Result:
     finished_at: float
     turns: list[dict[str, Any]] | None = None
     answer: dict[str, Any] | None = None  # the protocol's structured answer (steps, value, tool log)
+
+
+class Graded(NamedTuple):
+    """What a run's summary needs of one graded attempt."""
+
+    kind: str
+    group: str | None
+    outcome: str | None  # None: stored without a grade
+    passed: bool
+    usage: dict[str, int]
+    cost: float | None
 
 
 _COLUMNS = ("a.repeat, a.status, a.response_text, a.finish_reason, a.usage_json, a.cost, a.latency_s, "
@@ -119,6 +131,21 @@ class RunReader:
         """Every graded attempt, in the order it was stored."""
         for row in self.conn.execute(f"{self._select} WHERE a.status = 'done' ORDER BY a.id"):
             yield _result(row, self._items)
+
+    def graded(self) -> Iterator[Graded]:
+        """The summary's columns of every graded attempt, in the order stored: read from the columns
+        (no item, grade or response JSON decoded) where the schema has them, else from `results()`."""
+        if self.schema_version < 2:
+            for r in self.results():
+                g = r.grade
+                yield Graded(r.item.kind, item_group(r.item), g.outcome if g else None, bool(g and g.passed),
+                             r.usage, r.cost)
+            return
+        query = ("SELECT kind, item_group, outcome, passed, usage_json, cost FROM attempts "
+                 "WHERE status = 'done' ORDER BY id")
+        for kind, group, outcome, passed, usage, cost in self.conn.execute(query):
+            outcome = RENAMED_OUTCOMES.get(outcome, outcome)  # a store written before an outcome's rename
+            yield Graded(kind, group, outcome, bool(passed), json.loads(usage), cost)
 
     def failures(self) -> Iterator[Result]:
         """The last error of every attempt that never got graded (what a resume would redo)."""

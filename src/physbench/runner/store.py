@@ -3,7 +3,8 @@
 Schema (version 2), documented here because reports and viewers read it directly:
 - `runs`: one manifest row (suite, split, protocol, model spec and info, base URL, sampling
   parameters, repeats, item count, item-set hash, package version, git revision, start time).
-- `items`: each item's JSON, once per item (written when a session starts).
+- `items`: each item's JSON, once per item (written when a session starts, by the grading
+  process when there is one, before the session's first attempt row).
 - `attempts`: one row per finished attempt of (item, repeat): status `done` (a response, graded)
   or `error` (no usable response after retries). Each row holds the response text, finish
   reason, usage (JSON plus token columns), cost, latency, model calls and tries, the errors met
@@ -30,7 +31,7 @@ import json
 import sqlite3
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from physbench.core.errors import UserError
 from physbench.runner.manifest import Manifest
@@ -113,6 +114,16 @@ class RowWriter:
         added = self.conn.total_changes - before
         self.written += added
         return added
+
+    def write_items(self, items: Iterable["Item"]) -> int:
+        """Store each item's JSON once (items already stored are left as they are); how many were added."""
+        stored = {i for (i,) in self.conn.execute("SELECT item_id FROM items")}
+        rows = [(item.id, item.to_json()) for item in items if item.id not in stored]
+        if rows:
+            self.conn.execute("BEGIN IMMEDIATE")
+            self.conn.executemany("INSERT OR IGNORE INTO items VALUES (?, ?)", rows)
+            self.conn.execute("COMMIT")
+        return len(rows)
 
     def close(self) -> None:
         self.conn.close()
@@ -206,12 +217,9 @@ class RunStore:
 
     def write_items(self, items: Sequence["Item"]) -> None:
         """Store each item's JSON once (items already stored are left as they are)."""
-        stored = {i for (i,) in self.conn.execute("SELECT item_id FROM items")}
-        rows = [(item.id, item.to_json()) for item in items if item.id not in stored]
-        if rows:
-            self.conn.execute("BEGIN IMMEDIATE")
-            self.conn.executemany("INSERT OR IGNORE INTO items VALUES (?, ?)", rows)
-            self.conn.execute("COMMIT")
+        if self.writer is None:
+            raise RuntimeError("the run store is detached")
+        self.writer.write_items(items)
 
     def done_keys(self) -> set[tuple[str, int]]:
         """(item id, repeat) of every graded attempt: these are skipped on resume."""

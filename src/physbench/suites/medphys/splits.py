@@ -18,6 +18,7 @@ from pathlib import Path
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
+from physbench.core.caches import cached
 from physbench.core.errors import UserError
 from physbench.core.hashing import params_hash
 from physbench.core.items import Item
@@ -35,6 +36,7 @@ HALF_PER_CELL = 10  # the stratified half of the test split: its first 10 draws 
 SPLITS = ("dev", "test", "test-half", "targeted:GEN:LEVEL:MODE[:N[:START]]")
 PUBLIC_SEED_LIMIT = 10**9  # every public seed (dev, audits, baselines, targeted tests) lies below this
 KEY_BYTES = 32
+ITEM_SOURCES = ("core", "suites/medphys")  # the code that builds items: a change there rebuilds the item cache
 
 
 def read_key(path: str | Path | None) -> bytes:
@@ -189,6 +191,15 @@ def split_items(split: str, *, key: bytes | None = None, benchmark_version: Vers
     if options:
         raise UserError(f"unknown medphys option(s): {', '.join(sorted(options))}; known: benchmark_version")
     v = get_version(benchmark_version)
+    if key is not None or needs_key(split):  # items of secret seeds never go to disk
+        return _build_split(split, key, v, limit)
+    return cached("medphys-items", sources=ITEM_SOURCES, request={"split": split, "version": v.name, "limit": limit},
+                  build=lambda: _build_split(split, None, v, limit),
+                  encode=lambda items: [item.to_json() for item in items],
+                  decode=lambda texts: [Item.from_canonical_json(text) for text in texts])
+
+
+def _build_split(split: str, key: bytes | None, v: Version, limit: int | None) -> list[Item]:
     if split.startswith("targeted:"):
         items = _targeted(split, v)
         return items if limit is None else stratified(items, limit)

@@ -1,0 +1,154 @@
+"""Length-prefixed frames over an OS pipe, from the event loop to the grading process.
+
+The sender never blocks the event loop: a frame the pipe cannot take at once waits in a buffer,
+written out when the loop reports the pipe writable again (the grading process may still be
+warming up, or busy with a large batch). The receiver blocks, reading large chunks and handing
+out one frame at a time. An empty frame is the end-of-run sentinel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import os
+import struct
+
+HEADER = struct.Struct("!I")
+PIPE_BYTES = 1 << 20  # ask Linux for a 1 MiB pipe (default 64 KiB): fewer wake-ups on both sides
+READ_BYTES = 1 << 20
+
+
+def make_pipe() -> tuple[int, int]:
+    """(read fd, write fd) of a new pipe, enlarged where the system allows."""
+    read_fd, write_fd = os.pipe()
+    set_size = getattr(fcntl, "F_SETPIPE_SZ", None)
+    if set_size is not None:
+        try:
+            fcntl.fcntl(write_fd, set_size, PIPE_BYTES)
+        except OSError:  # over /proc/sys/fs/pipe-max-size: keep the default
+            pass
+    return read_fd, write_fd
+
+
+class PipeClosed(RuntimeError):
+    """The receiving end is gone."""
+
+
+class FrameSender:
+    """Buffered, non-blocking sending end; `close()` writes out what is left, blocking."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        os.set_blocking(fd, False)
+        self._out = bytearray()
+        self._loop: asyncio.AbstractEventLoop | None = None  # the loop watching for writability
+        self.failure: PipeClosed | None = None
+
+    @property
+    def pending(self) -> int:
+        """Bytes waiting in the buffer."""
+        return len(self._out)
+
+    def send(self, payload: bytes) -> None:
+        """Queue one frame and write as much as the pipe takes now; raises PipeClosed if it is gone."""
+        if self.failure is not None:
+            raise self.failure
+        self._out += HEADER.pack(len(payload))
+        self._out += payload
+        if self._loop is not None:
+            return  # already waiting for the pipe: the frame goes out behind the ones queued
+        self._write_some()
+        if self._out:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # no event loop: nothing else to do meanwhile, so wait
+                self._write_all()
+                return
+            loop.add_writer(self.fd, self._on_writable)
+            self._loop = loop
+
+    def _write_some(self) -> None:
+        try:
+            written = os.write(self.fd, self._out)
+        except BlockingIOError:
+            return
+        except OSError:  # EPIPE and the like: the grading process has ended
+            self.failure = PipeClosed("the grading process has stopped")
+            raise self.failure from None
+        del self._out[:written]
+
+    def _on_writable(self) -> None:
+        try:
+            self._write_some()
+        except PipeClosed:
+            self._unwatch()
+            return
+        if not self._out:
+            self._unwatch()
+
+    def _unwatch(self) -> None:
+        if self._loop is not None:
+            if not self._loop.is_closed():
+                self._loop.remove_writer(self.fd)
+            self._loop = None
+
+    def _write_all(self) -> None:
+        os.set_blocking(self.fd, True)
+        try:
+            while self._out:
+                self._write_some()
+        finally:
+            os.set_blocking(self.fd, False)
+
+    def close(self, sentinel: bool = True) -> None:
+        """Write out the buffer (and the end-of-run sentinel), blocking, then close the pipe."""
+        self._unwatch()
+        try:
+            if self.failure is None:
+                if sentinel:
+                    self._out += HEADER.pack(0)
+                self._write_all()
+        finally:
+            os.close(self.fd)
+        if self.failure is not None:
+            raise self.failure
+
+
+class FrameReceiver:
+    """Blocking receiving end (the grading process); reads in large chunks, hands out one frame at a time."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self._buf = bytearray()
+        self._at = 0  # where the next frame starts in the buffer
+        self._eof = False
+
+    def _frame(self) -> bytes | None:
+        available = len(self._buf) - self._at
+        if available < HEADER.size:
+            return None
+        (n,) = HEADER.unpack_from(self._buf, self._at)
+        if available - HEADER.size < n:
+            return None
+        start = self._at + HEADER.size
+        self._at = start + n
+        return bytes(self._buf[start:self._at])
+
+    def receive(self) -> bytes | None:
+        """The next frame, waiting for it; None once the pipe is closed and no whole frame is left
+        (a partial frame at the end is a sender that died mid-write)."""
+        while True:
+            frame = self._frame()
+            if frame is not None:
+                return frame
+            if self._eof:
+                return None
+            del self._buf[:self._at]
+            self._at = 0
+            chunk = os.read(self.fd, READ_BYTES)
+            if not chunk:
+                self._eof = True
+            self._buf += chunk
+
+    def close(self) -> None:
+        os.close(self.fd)
