@@ -40,3 +40,16 @@ def test_exit_handlers_still_run(tmp_path):
                 cache=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert list(tmp_path.glob("unit-table-*.json"))
+
+
+def test_the_console_script_gets_the_same_process_set_up():
+    """`physbench` (what the README runs) and `python -m physbench` start through one function."""
+    from importlib.metadata import entry_points
+
+    from physbench import launch
+
+    (script,) = [e for e in entry_points(group="console_scripts") if e.name == "physbench"]
+    assert script.load() is launch.run
+    proc = subprocess.run([str(Path(sys.executable).with_name("physbench")), "eval", "no-such-suite"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and "unknown suite" in proc.stderr
