@@ -146,3 +146,11 @@ def test_the_core_and_the_cli_never_import_verifiers():
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('verifiers', 'physbench_medphys')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_program_arm_is_refused_when_its_environment_is_loaded():
+    import physbench_clincalc
+
+    with pytest.raises(ValueError, match="program-solve"):
+        physbench_clincalc.load_environment(arm="program", limit=2)
+    assert physbench_clincalc.load_environment(arm="open-book", limit=2) is not None

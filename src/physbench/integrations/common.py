@@ -19,7 +19,24 @@ def suite_items(suite: str, split: str = "dev", limit: int | None = None,
     from physbench.runner.evaluate import EvalConfig, load_items
 
     opts = tuple((k, str(v)) for k, v in (options or {}).items())
-    return load_items(EvalConfig(suite=suite, split=split, limit=limit, item_options=opts))
+    items = load_items(EvalConfig(suite=suite, split=split, limit=limit, item_options=opts))
+    check_single_reply(suite, options)  # after the options are checked: an unknown one is its own error
+    return items
+
+
+def check_single_reply(suite: str, options: dict[str, str] | None = None) -> None:
+    """A ValueError unless the suite's protocol for these options answers with one reply to the
+    item's prompt (programs, tools and several calls are `physbench eval`'s alone)."""
+    from physbench.core.registry import get_suite
+    from physbench.runner.evaluate import EvalConfig, resolve
+
+    opts = tuple((k, str(v)) for k, v in (options or {}).items())
+    protocol = resolve(EvalConfig(suite=suite, item_options=opts), get_suite(suite))[1]
+    if not (getattr(protocol, "single_reply", False) is True or getattr(protocol, "one_call", False) is True):
+        shown = " ".join(f"{k}={v}" for k, v in opts) or "its defaults"
+        raise ValueError(f"{suite} with {shown} uses the {protocol.name!r} protocol, which runs programs, tools "
+                         "or several calls; an integration asks one prompt and grades one reply, so run it with "
+                         f"`physbench eval {suite}`")
 
 
 def chat_turns(item: Any) -> list[tuple[str, str]]:

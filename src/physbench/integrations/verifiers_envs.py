@@ -22,7 +22,7 @@ import verifiers.v1 as vf
 from verifiers.v1.errors import MODEL_TRANSPORT_ERROR_EXIT_CODE
 from verifiers.v1.types import content_text
 
-from physbench.integrations.common import chat_turns, format_turn, grade_reply, suite_items
+from physbench.integrations.common import check_single_reply, chat_turns, format_turn, grade_reply, suite_items
 
 SUITES = ("medphys", "clincalc", "research", "planning")
 
@@ -213,4 +213,6 @@ def load_environment(suite: str, **taskset_options: Any) -> vf.Env:
     if suite not in SUITES:
         raise ValueError(f"unknown suite {suite!r}; choose one of {', '.join(SUITES)}")
     config = vf.resolve_env_config({"taskset": {"id": f"physbench-{suite}", **taskset_options}})
-    return vf.load_environment(config)
+    env = vf.load_environment(config)
+    check_single_reply(suite, env.taskset.config.item_options())  # a program arm is refused now, not mid-run
+    return env

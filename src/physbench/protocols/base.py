@@ -119,7 +119,10 @@ class Protocol(_Interface):
     `needs_tools` says the protocol offers tools to the model (a model that cannot call tools is
     refused before the run); a true `no_model` says it calls no model at all (`--model` may then be
     left out: the run's model is `none`). An optional `check_item(item)` raises a UserError, before the run,
-    for an item the protocol cannot ask (a two-step item without its formatting turn).
+    for an item the protocol cannot ask (a two-step item without its formatting turn). A true
+    `single_reply` (implied by `one_call`) says the answer is the text of one reply to the item's
+    messages, after its formatting turn where it has one: what the Inspect and verifiers
+    integrations can reproduce, so they refuse any other protocol.
     """
 
     name: str

@@ -22,6 +22,7 @@ def format_text(item: "Item", data: object) -> str:
 
 class TwoStep:
     name = "two-step"
+    single_reply = True  # the answer is the reply to the formatting turn (protocols/base.py)
 
     def check_item(self, item: "Item") -> None:
         """Refuse, before the run, an item this protocol cannot ask (one line, exit 2)."""

@@ -108,6 +108,8 @@ def _extraction_messages(item: "Item") -> tuple[Message, Message]:
 class Reply(Settled):
     """One greedy call whose text is the answer; the note-only arms swap in the seed's worked example."""
 
+    single_reply = True  # the integrations may ask it: a note-only arm's item carries one worked example
+
     def __init__(self, name: str, max_tokens: int = arms.NOTE_TOKENS, reseed: bool = False) -> None:
         self.name, self.max_tokens, self.reseed = name, max_tokens, reseed
 
