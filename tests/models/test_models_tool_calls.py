@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 
 import pytest
@@ -107,6 +108,14 @@ def test_a_chunked_body_past_the_cap_is_refused():
         return response
     with pytest.raises(ModelError, match="exceeds the limit"):
         _call(big, max_body_bytes=5000)
+
+
+def test_a_compressed_body_is_capped_by_what_it_expands_to():
+    async def bomb(request):  # a small Content-Length that inflates past the cap
+        packed = gzip.compress(b"{" + b" " * 200_000 + b"}")
+        return web.Response(body=packed, headers={"Content-Encoding": "gzip", "Content-Type": "application/json"})
+    with pytest.raises(ModelError, match="exceeds the limit"):
+        _call(bomb, max_body_bytes=5000)
 
 
 @pytest.mark.parametrize("status", [401, 403])

@@ -24,6 +24,7 @@ import aiohttp
 from physbench.core.errors import UserError
 from physbench.models.base import Completion, ModelError
 from physbench.models.chat_json import encode_messages, excerpt, read_chat_response
+from physbench.models.deadlines import Deadlines
 from physbench.models.pricing import Price
 
 if TYPE_CHECKING:
@@ -117,6 +118,7 @@ class OpenAIModel:
         self._name_json = json.dumps(name)
         self.concurrency = concurrency
         self.timeout_s = timeout_s
+        self._deadlines = Deadlines(timeout_s)
         self.max_body_bytes = max_body_bytes
         self.max_retry_after_s = max_retry_after_s
         self.price = price
@@ -140,13 +142,22 @@ class OpenAIModel:
         if client is None:  # made on first use, in the running loop; aclose() clears it
             client = self._client = make_http_client(self.concurrency, self.timeout_s)
         start = time.perf_counter()
+        # the whole call (connect, headers, body) has one deadline: a server dripping bytes
+        # keeps sock_read satisfied but cannot hold the call past timeout_s
+        call = self._deadlines.enter()
+        timed_out = False
         try:
-            # the whole call (connect, headers, body) has one deadline: a server dripping bytes
-            # keeps sock_read satisfied but cannot hold the call past timeout_s
-            async with asyncio.timeout(self.timeout_s):
-                status, body, retry_after = await self._post(client, content)
-        except asyncio.TimeoutError:
-            raise ModelError(f"timeout after {self.timeout_s:g} s", retryable=True, endpoint_fault=True) from None
+            try:
+                async with client.post(self._url, data=content, headers=self._headers) as response:
+                    status, headers = response.status, response.headers
+                    body = await (response.read() if self._sized(headers) else self._read_capped(response))
+                    retry_after = headers.get("Retry-After") if status != 200 else None
+            finally:
+                timed_out = self._deadlines.leave(call)
+        except asyncio.CancelledError:
+            if timed_out:
+                raise ModelError(f"timeout after {self.timeout_s:g} s", retryable=True, endpoint_fault=True) from None
+            raise
         except aiohttp.ClientError as exc:
             raise ModelError(f"connection error ({type(exc).__name__}: {str(exc)[:120]})", retryable=True,
                              endpoint_fault=True) from None
@@ -163,23 +174,26 @@ class OpenAIModel:
         # positional (text, usage, finish_reason, latency, raw, cost, extras, tool_calls): cheaper per request
         return Completion(text, usage, finish, latency, raw, cost, extras, calls)
 
-    async def _post(self, client: aiohttp.ClientSession, content: bytes) -> tuple[int, bytes, str | None]:
-        """(status, body, Retry-After) of one request; the body is read in chunks and refused once
-        it passes max_body_bytes, whether or not a Content-Length announced it."""
-        async with client.post(self._url, data=content, headers=self._headers) as response:
-            status = response.status
-            length = response.headers.get("Content-Length")
-            if length is not None and length.isdigit() and int(length) > self.max_body_bytes:
-                raise ModelError(f"response body of {length} bytes exceeds the limit", retryable=False)
-            chunks, size = [], 0
-            async for chunk in response.content.iter_chunked(1 << 16):
-                size += len(chunk)
-                if size > self.max_body_bytes:
-                    raise ModelError(f"response body exceeds the limit of {self.max_body_bytes} bytes",
-                                     retryable=False)
-                chunks.append(chunk)
-            retry_after = response.headers.get("Retry-After") if status != 200 else None
-        return status, b"".join(chunks), retry_after
+    def _sized(self, headers: Any) -> bool:
+        """Whether the body may be read whole: a Content-Length within max_body_bytes (the parser
+        stops there) and no compression (which could inflate it); a larger one is refused now."""
+        length = headers.get("Content-Length")
+        if length is None or not length.isdigit():
+            return False
+        if int(length) > self.max_body_bytes:
+            raise ModelError(f"response body of {length} bytes exceeds the limit", retryable=False)
+        return "Content-Encoding" not in headers
+
+    async def _read_capped(self, response: aiohttp.ClientResponse) -> bytes:
+        """The body read in chunks and refused once it passes max_body_bytes (chunked, read to the
+        end of the stream, or compressed: what arrives is counted)."""
+        chunks, size = [], 0
+        async for chunk in response.content.iter_chunked(1 << 16):
+            size += len(chunk)
+            if size > self.max_body_bytes:
+                raise ModelError(f"response body exceeds the limit of {self.max_body_bytes} bytes", retryable=False)
+            chunks.append(chunk)
+        return b"".join(chunks)
 
     def info(self) -> dict[str, Any]:
         return {"kind": "openai", "name": self.name, "base_url": self.base_url, "api_key_env": self.key_env,
@@ -191,3 +205,4 @@ class OpenAIModel:
         if self._client is not None and not self._client.closed:
             await self._client.close()
         self._client = None
+        self._deadlines.reset()

@@ -1,0 +1,114 @@
+"""The one-timer deadlines of a client's calls: a late call times out, other cancellations pass through."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from physbench.models.deadlines import Deadlines
+
+
+async def _guarded(deadlines: Deadlines, wait_s: float) -> str:
+    """A call shaped as OpenAIModel.generate makes it: 'timeout' when its own deadline cancelled it."""
+    call = deadlines.enter()
+    timed_out = False
+    try:
+        try:
+            await asyncio.sleep(wait_s)
+        finally:
+            timed_out = deadlines.leave(call)
+    except asyncio.CancelledError:
+        if timed_out:
+            return "timeout"
+        raise
+    return "done"
+
+
+def test_only_the_calls_past_their_deadline_time_out():
+    async def go():
+        deadlines = Deadlines(0.2)
+        slow = asyncio.create_task(_guarded(deadlines, 5.0))
+        await asyncio.sleep(0.1)
+        quick = [asyncio.create_task(_guarded(deadlines, 0.05)) for _ in range(3)]
+        late = asyncio.create_task(_guarded(deadlines, 5.0))  # started 0.1 s after `slow`: expires later
+        first = await slow
+        late_pending = not late.done()
+        return first, late_pending, await asyncio.gather(*quick), await late
+
+    first, late_pending_when_first_expired, quick, late = asyncio.run(go())
+    assert first == "timeout" and late == "timeout"
+    assert late_pending_when_first_expired  # each call has its own deadline, not the oldest one's
+    assert quick == ["done"] * 3
+
+
+def test_a_deadline_fires_on_time_and_a_call_that_ends_first_is_left_alone():
+    async def go():
+        deadlines = Deadlines(0.3)
+        loop = asyncio.get_running_loop()
+        t0 = loop.time()
+        assert await _guarded(deadlines, 0.01) == "done"
+        outcome = await _guarded(deadlines, 5.0)
+        return outcome, loop.time() - t0, dict(deadlines._calls)
+
+    outcome, elapsed, left = asyncio.run(go())
+    assert outcome == "timeout"
+    assert 0.29 <= elapsed < 1.0
+    assert left == {}
+
+
+def test_a_cancellation_from_elsewhere_is_not_taken_for_a_timeout():
+    async def go():
+        deadlines = Deadlines(10.0)
+        task = asyncio.create_task(_guarded(deadlines, 5.0))
+        await asyncio.sleep(0.05)
+        task.cancel()  # Ctrl-C or the run stopping
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        return dict(deadlines._calls)
+
+    assert asyncio.run(go()) == {}
+
+
+def test_a_cancellation_arriving_with_the_deadline_still_cancels():
+    async def go():
+        deadlines = Deadlines(0.1)
+        inner = asyncio.create_task(_guarded(deadlines, 5.0))
+        expire = deadlines._expire
+
+        def expire_then_cancel() -> None:  # a second cancellation, from outside, in the same moment
+            expire()
+            inner.cancel()
+        deadlines._expire = expire_then_cancel  # type: ignore[method-assign]
+        with pytest.raises(asyncio.CancelledError):
+            await inner
+
+    asyncio.run(go())
+
+
+def test_a_new_event_loop_starts_afresh():
+    deadlines = Deadlines(0.2)
+    assert asyncio.run(_guarded(deadlines, 5.0)) == "timeout"
+    assert asyncio.run(_guarded(deadlines, 0.01)) == "done"
+    assert asyncio.run(_guarded(deadlines, 5.0)) == "timeout"
+
+
+def test_a_call_outside_a_task_is_refused():
+    deadlines = Deadlines(1.0)
+    loop = asyncio.new_event_loop()
+    try:
+        def enter() -> None:
+            deadlines.enter()
+        handle_error: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                enter()
+            except RuntimeError as exc:
+                handle_error.append(exc)
+            loop.stop()
+        loop.call_soon(run)
+        loop.run_forever()
+    finally:
+        loop.close()
+    assert handle_error and "asyncio task" in str(handle_error[0])
