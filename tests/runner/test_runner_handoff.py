@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import os
 import json
 import sqlite3
 
@@ -163,34 +162,3 @@ def test_a_run_in_a_process_that_froze_its_imports_leaves_them_frozen(tmp_path):
         assert gc.get_freeze_count() > before // 2 and gc.get_threshold() == threshold
     finally:
         gc.unfreeze()
-
-
-class _NiceRecorder(type(__import__("fixture_suite").SUITE)):
-    """The fixture suite, with each grade noting the priority (nice value) it was graded at."""
-
-    def __init__(self, name: str, runs_programs: bool) -> None:
-        self.name = name
-        self.grading_runs_programs = runs_programs
-
-    def grade(self, item, answer):
-        grade = super().grade(item, answer)
-        grade.detail["nice"] = os.nice(0)
-        return grade
-
-
-@pytest.mark.parametrize("runs_programs", [False, True], ids=["pure-grading", "grading-runs-programs"])
-def test_the_grading_process_yields_to_the_runner_unless_it_runs_programs(tmp_path, runs_programs):
-    from physbench.core.registry import register, unregister
-    from physbench.runner.sink import GRADER_NICE
-
-    name = f"fixture-nice-{runs_programs}"
-    register(_NiceRecorder(name, runs_programs))
-    try:
-        evaluate(EvalConfig(suite=name, model="oracle", run_dir=str(tmp_path / "r"), quiet=True, grade_inline=False))
-    finally:
-        unregister(name)
-    conn = sqlite3.connect(tmp_path / "r" / STORE_NAME)
-    seen = {json.loads(g)["detail"]["nice"] for (g,) in conn.execute("SELECT grade_json FROM attempts")}
-    ours = os.nice(0)
-    # a program's wall-clock limit must not depend on the load: such a suite grades at our priority
-    assert seen == ({ours} if runs_programs else {min(ours + GRADER_NICE, 19)})

@@ -32,9 +32,7 @@ class Suite(Protocol):
     - `harness(item) -> Harness`: the tools of the `agent` protocol;
     - `report`: a `physbench.report.registry.SuiteReport` with its analyses, sections, figures and
       viewer fields;
-    - `item_options`: names of the options `items()` accepts beside split, key and limit;
-    - `grading_runs_programs`: True when `grade` runs programs under wall-clock limits (the
-      grading process then keeps its normal priority, see runner/sink.py).
+    - `item_options`: names of the options `items()` accepts beside split, key and limit.
     """
 
     name: str

@@ -4,8 +4,8 @@ At high throughput the grader and SQLite cost as much CPU as the HTTP client, so
 forked grading process takes them off the event loop's core. It is forked with the items (they
 are never sent), before the model and store are made, and warms its grader up at once; it stores
 the items table itself, before its first attempt row. The runner sends answered attempts down a
-non-blocking pipe (runner/pipe.py) within 5 ms; the child (SCHED_BATCH and a lower priority, so
-that it does not take the core from the event loop) grades each batch and commits it in one
+non-blocking pipe (runner/pipe.py) within 5 ms; the child (SCHED_BATCH, so a batch that wakes
+it does not take the core from the event loop) grades each batch and commits it in one
 transaction. If the runner is killed, the child still commits everything it has received, then exits.
 Batches travel as `marshal` data (plain types only, about twice as cheap as pickle for the
 sender); a batch holding anything else (a model's exotic extras) goes as pickle.
@@ -99,26 +99,16 @@ def warm_up(suite: Any, items: Mapping[str, "Item"]) -> None:
             break
 
 
-GRADER_NICE = 10  # a grading process that yields still gets about a tenth of a contended core
-
-
-def yield_to_runner(suite: Any) -> None:
-    """Keep this (grading) process from taking the event loop's core: SCHED_BATCH (a batch that
-    wakes it does not preempt the runner) and, unless the suite's grading runs programs under
-    wall-clock limits, a lower priority (nice 10). On two cores the runner, the model server and
-    this process compete; at equal priority the runner loses 3-9% of its time to this one. A
-    program's run must not be slowed by the machine's load, or its verdict would depend on it."""
+def _batch_scheduling() -> None:
+    """Ask the kernel not to let this process preempt the runner when a batch wakes it (SCHED_BATCH,
+    same priority otherwise): the event loop keeps its core and the batch waits for a free moment."""
     setter, policy = getattr(os, "sched_setscheduler", None), getattr(os, "SCHED_BATCH", None)
-    if setter is not None and policy is not None:
-        try:
-            setter(0, policy, os.sched_param(0))
-        except OSError:
-            pass
-    if not getattr(suite, "grading_runs_programs", False):
-        try:
-            os.nice(GRADER_NICE)
-        except OSError:
-            pass
+    if setter is None or policy is None:
+        return
+    try:
+        setter(0, policy, os.sched_param(0))
+    except OSError:
+        pass
 
 
 def _child(read_fd: int, write_fd: int, suite: Any, run_dir: Any, items: Mapping[str, "Item"]) -> None:
@@ -126,7 +116,7 @@ def _child(read_fd: int, write_fd: int, suite: Any, run_dir: Any, items: Mapping
     sentinel or when the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the runner decides when to stop, and tells us
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    yield_to_runner(suite)
+    _batch_scheduling()
     os.close(write_fd)  # our copy of the sending end: without closing it we would never see EOF
     receiver = FrameReceiver(read_fd)
     warm_up(suite, items)

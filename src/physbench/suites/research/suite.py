@@ -36,7 +36,6 @@ class ResearchSuite:
     name = NAME
     item_options = ("problems", "mode")
     default_repeats = DEFAULT_REPEATS
-    grading_runs_programs = True  # answers are checked by running code in the executor
 
     def __init__(self) -> None:
         self._sets: dict[str, dict[str, Problem]] = {}
