@@ -168,3 +168,28 @@ def test_hostile_messages_give_a_completion_or_a_model_error_never_anything_else
         return
     assert all(isinstance(v, int) for v in got_usage.values())
     assert all((c.parsed is None) == (c.error is not None) for c in got_calls)
+
+
+def test_a_content_length_beside_chunked_encoding_does_not_lift_the_cap():
+    """A server announcing a small Content-Length while sending a large chunked body."""
+    async def go():
+        async def serve(reader, writer):
+            await reader.readuntil(b"\r\n\r\n")
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 10\r\n"
+                         b"Transfer-Encoding: chunked\r\n\r\n")
+            for _ in range(20):
+                writer.write(b"3e8\r\n" + b" " * 1000 + b"\r\n")
+            writer.write(b"0\r\n\r\n")
+            await writer.drain()
+            writer.close()
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        model = OpenAIModel("m", base_url=f"http://127.0.0.1:{port}/v1", max_body_bytes=5000)
+        try:
+            return await model.generate([Message("user", "q")])
+        finally:
+            await model.aclose()
+            server.close()
+    with pytest.raises(ModelError) as info:  # refused at the cap, or the framing itself refused
+        asyncio.run(go())
+    assert "exceeds the limit" in str(info.value) or "connection error" in str(info.value)

@@ -176,13 +176,13 @@ class OpenAIModel:
 
     def _sized(self, headers: Any) -> bool:
         """Whether the body may be read whole: a Content-Length within max_body_bytes (the parser
-        stops there) and no compression (which could inflate it); a larger one is refused now."""
+        stops there), not chunked, and not compressed (which could inflate it); a larger one is refused now."""
         length = headers.get("Content-Length")
         if length is None or not length.isdigit():
             return False
         if int(length) > self.max_body_bytes:
             raise ModelError(f"response body of {length} bytes exceeds the limit", retryable=False)
-        return "Content-Encoding" not in headers
+        return "Content-Encoding" not in headers and "Transfer-Encoding" not in headers
 
     async def _read_capped(self, response: aiohttp.ClientResponse) -> bytes:
         """The body read in chunks and refused once it passes max_body_bytes (chunked, read to the
