@@ -12,26 +12,25 @@ from __future__ import annotations
 import asyncio
 
 
-class Call:
-    """One call in flight: its task, deadline, and the task's pending cancellations when it began."""
-
-    __slots__ = ("task", "deadline", "cancelling", "expired")
-
-    def __init__(self, task: "asyncio.Task[object]", deadline: float) -> None:
-        self.task, self.deadline, self.cancelling, self.expired = task, deadline, task.cancelling(), False
+Task = "asyncio.Task[object]"
 
 
 class Deadlines:
-    """Deadlines of `timeout_s` from each call's start, watched by a single timer on the running loop."""
+    """Deadlines of `timeout_s` from each call's start, watched by a single timer on the running loop.
+
+    A task has at most one call in flight (a coroutine awaits one thing at a time; concurrent calls
+    run in tasks of their own), so calls are known by their task.
+    """
 
     def __init__(self, timeout_s: float) -> None:
         self.timeout_s = timeout_s
-        self._calls: dict[Call, None] = {}  # in start order, which is deadline order
+        self._calls: dict[Task, tuple[float, int]] = {}  # task -> (deadline, its cancellations at the start), in start order
+        self._expired: dict[Task, int] = {}  # task -> its cancellations at the start, for calls this cancelled
         self._loop: asyncio.AbstractEventLoop | None = None
         self._timer: asyncio.TimerHandle | None = None
 
-    def enter(self) -> Call:
-        """Start watching the current task's call (inside a running task)."""
+    def enter(self) -> Task:
+        """Start watching the current task's call (inside a running task); what `leave` is given."""
         loop = asyncio.get_running_loop()
         if loop is not self._loop:  # a new event loop (another asyncio.run): nothing carries over
             self.reset()
@@ -39,19 +38,19 @@ class Deadlines:
         task = asyncio.current_task(loop)
         if task is None:
             raise RuntimeError("a model call must run inside an asyncio task")
-        call = Call(task, loop.time() + self.timeout_s)
-        self._calls[call] = None
+        deadline = loop.time() + self.timeout_s
+        self._calls[task] = (deadline, task.cancelling())
         if self._timer is None:
-            self._timer = loop.call_at(call.deadline, self._expire)
-        return call
+            self._timer = loop.call_at(deadline, self._expire)
+        return task
 
-    def leave(self, call: Call) -> bool:
-        """Stop watching `call`; True when it expired and the task's cancellation is this deadline's
-        own (a CancelledError the caller sees then means a timeout), as `asyncio.timeout` decides."""
-        if not call.expired:
-            self._calls.pop(call, None)  # gone already if the client was reset meanwhile
+    def leave(self, task: Task) -> bool:
+        """Stop watching the task's call; True when it expired and the task's cancellation is this
+        deadline's own (a CancelledError the caller sees then means a timeout), as `asyncio.timeout` decides."""
+        if self._calls.pop(task, None) is not None or not self._expired:
             return False
-        return call.task.uncancel() <= call.cancelling
+        cancelling = self._expired.pop(task, None)
+        return cancelling is not None and task.uncancel() <= cancelling
 
     def _expire(self) -> None:
         """Cancel every call past its deadline, then wait for the oldest one left."""
@@ -59,16 +58,16 @@ class Deadlines:
         assert self._loop is not None
         now = self._loop.time()
         due = []
-        for call in self._calls:
-            if call.deadline > now:
+        for task, (deadline, cancelling) in self._calls.items():
+            if deadline > now:
                 break
-            due.append(call)
-        for call in due:
-            del self._calls[call]
-            call.expired = True
-            call.task.cancel()
+            due.append((task, cancelling))
+        for task, cancelling in due:
+            del self._calls[task]
+            self._expired[task] = cancelling
+            task.cancel()
         if self._calls:
-            self._timer = self._loop.call_at(next(iter(self._calls)).deadline, self._expire)
+            self._timer = self._loop.call_at(next(iter(self._calls.values()))[0], self._expire)
 
     def reset(self) -> None:
         """Forget every call and the timer (the loop they belong to has ended or is ending)."""
@@ -76,4 +75,5 @@ class Deadlines:
             self._timer.cancel()
         self._timer = None
         self._calls.clear()
+        self._expired.clear()
         self._loop = None
