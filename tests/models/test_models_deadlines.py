@@ -111,3 +111,27 @@ def test_a_call_outside_a_task_is_refused():
     finally:
         loop.close()
     assert len(errors) == 1 and "asyncio task" in str(errors[0])
+
+
+def test_one_task_s_calls_one_after_another_each_get_their_own_deadline():
+    """A worker retries in the same task after a timeout: calls are known by their task, so a
+    timed-out call must leave nothing behind that touches the next one."""
+    async def go():
+        deadlines = Deadlines(0.15)
+        outcomes = [await _guarded(deadlines, 5.0), await _guarded(deadlines, 0.01),
+                    await _guarded(deadlines, 5.0), await _guarded(deadlines, 0.01)]
+        return outcomes, dict(deadlines._calls), dict(deadlines._expired), asyncio.current_task().cancelling()
+
+    outcomes, calls, expired, cancelling = asyncio.run(go())
+    assert outcomes == ["timeout", "done", "timeout", "done"]
+    assert calls == {} and expired == {} and cancelling == 0  # no cancellation left pending on the task
+
+
+def test_calls_in_many_tasks_at_once_time_out_independently():
+    async def go():
+        deadlines = Deadlines(0.2)
+        waits = [0.01, 5.0, 0.05, 5.0, 0.1, 5.0] * 10
+        return await asyncio.gather(*(_guarded(deadlines, w) for w in waits)), waits
+
+    outcomes, waits = asyncio.run(go())
+    assert outcomes == ["timeout" if w > 1 else "done" for w in waits]

@@ -10,9 +10,9 @@ timed out, and a cancellation from elsewhere (Ctrl-C, SIGTERM, the run stopping)
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
-
-Task = "asyncio.Task[object]"
+Task = asyncio.Task[Any]  # a call in flight is known by its task
 
 
 class Deadlines:
@@ -24,7 +24,7 @@ class Deadlines:
 
     def __init__(self, timeout_s: float) -> None:
         self.timeout_s = timeout_s
-        self._calls: dict[Task, tuple[float, int]] = {}  # task -> (deadline, its cancellations at the start), in start order
+        self._calls: dict[Task, tuple[float, int]] = {}  # task -> (deadline, cancellations then), in start order
         self._expired: dict[Task, int] = {}  # task -> its cancellations at the start, for calls this cancelled
         self._loop: asyncio.AbstractEventLoop | None = None
         self._timer: asyncio.TimerHandle | None = None

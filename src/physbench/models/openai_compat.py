@@ -144,8 +144,7 @@ class OpenAIModel:
         start = time.perf_counter()
         # the whole call (connect, headers, body) has one deadline: a server dripping bytes
         # keeps sock_read satisfied but cannot hold the call past timeout_s
-        call = self._deadlines.enter()
-        timed_out = False
+        watched = self._deadlines.enter()
         try:
             try:
                 async with client.post(self._url, data=content, headers=self._headers) as response:
@@ -153,7 +152,7 @@ class OpenAIModel:
                     body = await (response.read() if self._sized(headers) else self._read_capped(response))
                     retry_after = headers.get("Retry-After") if status != 200 else None
             finally:
-                timed_out = self._deadlines.leave(call)
+                timed_out = self._deadlines.leave(watched)
         except asyncio.CancelledError:
             if timed_out:
                 raise ModelError(f"timeout after {self.timeout_s:g} s", retryable=True, endpoint_fault=True) from None
