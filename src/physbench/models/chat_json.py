@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 from physbench.core.items import Message, ToolCall
 from physbench.core.tools import parse_arguments
-from physbench.models.base import ModelError, usage_dict
+from physbench.models.base import Completion, ModelError, usage_dict
 
 STANDARD_MESSAGE_KEYS = frozenset({"role", "content", "tool_calls"})
 MAX_TOOL_CALLS = 128  # tool calls read from one reply; more is a malformed reply
@@ -159,3 +159,11 @@ def read_chat_response(body: bytes) -> ChatResponse:
     finish = choice.get("finish_reason")
     usage = read_usage(raw.get("usage"))
     return content or "", finish if type(finish) is str else None, usage, raw, extras, calls
+
+
+def read_completion(body: bytes, latency: float, price: Any = None) -> Completion:
+    """The Completion of a 200 reply's body (ModelError if malformed); its cost when a `Price` is given."""
+    text, finish, usage, raw, extras, calls = read_chat_response(body)
+    cost = price.cost(usage) if price is not None else None
+    # positional (text, usage, finish_reason, latency, raw, cost, extras, tool_calls): cheaper per request
+    return Completion(text, usage, finish, latency, raw, cost, extras, calls)

@@ -23,7 +23,7 @@ import aiohttp
 
 from physbench.core.errors import UserError
 from physbench.models.base import Completion, ModelError
-from physbench.models.chat_json import encode_messages, excerpt, read_chat_response
+from physbench.models.chat_json import encode_messages, excerpt, read_completion
 from physbench.models.deadlines import Deadlines
 from physbench.models.pricing import Price
 
@@ -137,6 +137,15 @@ class OpenAIModel:
     async def generate(self, messages: Sequence["Message"], *, item: "Item | None" = None,
                        tools: "Sequence[ToolSpec] | None" = None, tool_choice: Any = None,
                        **params: Any) -> Completion:
+        body, latency = await self.fetch(messages, tools=tools, tool_choice=tool_choice, **params)
+        return read_completion(body, latency, self.price)
+
+    async def fetch(self, messages: Sequence["Message"], *, item: "Item | None" = None,
+                    tools: "Sequence[ToolSpec] | None" = None, tool_choice: Any = None,
+                    **params: Any) -> tuple[bytes, float]:
+        """One request: the body of its 200 reply, not yet read, and the latency; any other
+        outcome is a ModelError. `read_completion` turns the body into the Completion that
+        `generate` returns (the runner may do that in its grading process, see runner/engine.py)."""
         content = self.request_body(messages, params, tools, tool_choice)
         client = self._client
         if client is None:  # made on first use, in the running loop; aclose() clears it
@@ -168,10 +177,7 @@ class OpenAIModel:
                 wait = min(wait, self.max_retry_after_s)
             raise ModelError(f"HTTP {status}: {excerpt(body)}", retryable=retryable, retry_after=wait,
                              endpoint_fault=status >= 500)
-        text, finish, usage, raw, extras, calls = read_chat_response(body)
-        cost = self.price.cost(usage) if self.price else None
-        # positional (text, usage, finish_reason, latency, raw, cost, extras, tool_calls): cheaper per request
-        return Completion(text, usage, finish, latency, raw, cost, extras, calls)
+        return body, latency
 
     def _sized(self, headers: Any) -> bool:
         """Whether the body may be read whole: a Content-Length within max_body_bytes (the parser

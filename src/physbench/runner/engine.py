@@ -2,19 +2,21 @@
 
 A worker asks the model through the protocol, then passes the answered attempt to the sink, which
 grades and commits it within milliseconds; a killed run loses only what was in flight, and a
-resumed run asks for exactly those attempts again.
+resumed run asks for exactly those attempts again. With a forked grading process, a one-call
+attempt's reply goes there unread, and its JSON is parsed there rather than on the event loop.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass
+from collections import deque
+from dataclasses import astuple, dataclass
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from physbench.models.base import ModelError, attempt_seed
 from physbench.runner.progress import NoProgress, Progress, Tally, attempt_tokens
-from physbench.runner.records import AttemptRecord
+from physbench.runner.records import FETCHED, AttemptRecord
 from physbench.runner.retry import AttemptFailed, CallLedger, RetryPolicy
 
 if TYPE_CHECKING:
@@ -41,6 +43,11 @@ class Engine:
         self._turn_aware = bool(getattr(self.model, "turn_aware", False))
         self._same_params = self.seed is None and not self._attempt_aware and not self._turn_aware
         self._one_call = getattr(self.protocol, "one_call", False) is True  # see protocols/base.py
+        # a one-call attempt's reply may be read in the grading process, off the event loop
+        self._fetching = (self._one_call and callable(getattr(self.model, "fetch", None))
+                          and getattr(self.sink, "defers", False) is True)
+        price = getattr(self.model, "price", None)
+        self._price = None if price is None else astuple(price)
 
     def _params(self, item: "Item", repeat: int) -> dict[str, Any]:
         """The model's keyword parameters for one attempt (one shared dict when no attempt changes them)."""
@@ -84,27 +91,51 @@ class Engine:
         """
         started = time.time()
         params = self._params(item, repeat)
-        ledger: CallLedger | None = None
         try:
-            try:
-                reply = await self.model.generate(item.messages, item=item, **params)
-            except ModelError as exc:
-                ledger = self._after_first_try(item, params, repeat)
-                reply = await ledger.retry(item.messages, exc)
-                ledger.account(reply)
-            if ledger is None:  # answered at the first try: the sums are this call's own figures (as account())
-                usage = {k: int(v) for k, v in reply.usage.items()}
-                latency, cost, extras = reply.latency, reply.cost, reply.extras
-                return AttemptRecord(item, repeat, "answered", started, time.time(), reply.text, reply.finish_reason,
-                                     usage, cost, latency, 1, 1, [], None, [dict(extras)] if extras else None)
-            return _record(item, repeat, "answered", started, reply.text, reply.finish_reason, ledger, None)
+            reply = await self.model.generate(item.messages, item=item, **params)
+            # answered at the first try: the sums are this call's own figures (as account())
+            usage = {k: int(v) for k, v in reply.usage.items()}
+            latency, cost, extras = reply.latency, reply.cost, reply.extras
+            return AttemptRecord(item, repeat, "answered", started, time.time(), reply.text, reply.finish_reason,
+                                 usage, cost, latency, 1, 1, [], None, [dict(extras)] if extras else None)
+        except ModelError as exc:
+            return await self._after_failure(item, repeat, params, started, exc)
+        except Exception as exc:  # a model bug must not stop the run
+            return self._bugged(item, repeat, params, started, exc)
+
+    async def _fetched_attempt(self, item: "Item", repeat: int) -> AttemptRecord:
+        """A one-call attempt whose reply is handed on unread: the grading process reads it (as
+        `generate` would) and sends a malformed one back to be retried (see `run`)."""
+        started = time.time()
+        params = self._params(item, repeat)
+        try:
+            body, latency = await self.model.fetch(item.messages, item=item, **params)  # type: ignore[attr-defined]
+        except ModelError as exc:
+            return await self._after_failure(item, repeat, params, started, exc)
+        except Exception as exc:  # a model bug must not stop the run
+            return self._bugged(item, repeat, params, started, exc)
+        return AttemptRecord(item, repeat, FETCHED, started, time.time(), latency=latency, model_calls=1, tries=1,
+                             body=body, price=self._price)
+
+    async def _after_failure(self, item: "Item", repeat: int, params: dict[str, Any], started: float,
+                             failure: ModelError) -> AttemptRecord:
+        """The rest of a one-call attempt whose first try failed: the retries, through a ledger."""
+        ledger = self._after_first_try(item, params, repeat)
+        try:
+            reply = await ledger.retry(item.messages, failure)
+            ledger.account(reply)
         except AttemptFailed:  # the ledger holds every error
-            ledger = ledger or self._after_first_try(item, params, repeat)
             return _record(item, repeat, "error", started, None, None, ledger, None)
         except Exception as exc:  # a model bug must not stop the run
-            ledger = ledger or self._after_first_try(item, params, repeat)
             ledger.errors.append(_bug(exc))
             return _record(item, repeat, "error", started, None, None, ledger, None)
+        return _record(item, repeat, "answered", started, reply.text, reply.finish_reason, ledger, None)
+
+    def _bugged(self, item: "Item", repeat: int, params: dict[str, Any], started: float,
+                exc: Exception) -> AttemptRecord:
+        ledger = self._after_first_try(item, params, repeat)
+        ledger.errors.append(_bug(exc))
+        return _record(item, repeat, "error", started, None, None, ledger, None)
 
     def _after_first_try(self, item: "Item", params: dict[str, Any], repeat: int) -> CallLedger:
         """The ledger of a one-call attempt whose first try has been made."""
@@ -114,26 +145,58 @@ class Engine:
 
     async def run(self, work: Sequence[tuple["Item", int]], *, concurrency: int, tally: Tally,
                   progress: Progress | None = None) -> Tally:
-        """Run every (item, repeat) in `work` with at most `concurrency` in flight."""
+        """Run every (item, repeat) in `work` with at most `concurrency` in flight.
+
+        With fetched attempts, the run ends only when the grading process has read every reply
+        it was handed; a malformed one comes back and is retried here, as if its call had failed.
+        """
         progress = progress or NoProgress()
         pending: Iterator[tuple[Item, int]] = iter(work)
         limit = getattr(self.model, "max_concurrency", None) or concurrency
         workers = max(1, min(concurrency, limit, len(work)))
-        attempt = self._one_call_attempt if self._one_call else self.attempt  # one coroutine fewer per attempt
+        attempt = self._fetched_attempt if self._fetching else self._one_call_attempt if self._one_call \
+            else self.attempt  # one coroutine fewer per attempt
         submit, update = self.sink.submit, progress.update
+        verdicts = _Verdicts(tally, progress, {item.id: item for item, _ in work}) if self._fetching else None
+        busy = workers
+
+        def hand_on(record: AttemptRecord) -> None:
+            submit(record)
+            if record.status == "error":
+                tally.errors += 1
+            else:
+                tally.done += 1
+            tally.tokens += attempt_tokens(record.usage)
+            update(tally)
 
         async def worker() -> None:
+            nonlocal busy
             for item, repeat in pending:  # one shared iterator: each attempt is taken once
                 record = await attempt(item, repeat)
-                submit(record)
-                if record.status == "error":
-                    tally.errors += 1
-                else:
-                    tally.done += 1
-                tally.tokens += attempt_tokens(record.usage)
-                update(tally)
+                if verdicts is not None and record.status == FETCHED:
+                    verdicts.unread += 1
+                hand_on(record)
+            if verdicts is None:
+                return
+            busy -= 1
+            if busy == 0:  # the last replies go to the grading process now, not in 5 ms
+                self.sink.flush()  # type: ignore[attr-defined]
+            while True:  # then retry what comes back, until every reply has been read
+                if verdicts.retry:
+                    item, repeat, started, error, retryable = verdicts.retry.popleft()
+                    failure = ModelError(error, retryable=retryable)
+                    hand_on(await self._after_failure(item, repeat, self._params(item, repeat), started, failure))
+                    continue
+                stopped = self.sink.failure  # type: ignore[attr-defined]
+                if stopped is not None:
+                    raise stopped
+                if verdicts.unread == 0:
+                    return
+                await verdicts.wait()
 
         progress.update(tally)
+        if verdicts is not None:
+            self.sink.watch(verdicts.receive)  # type: ignore[attr-defined]
         tasks = [asyncio.create_task(worker()) for _ in range(workers)]
         try:
             await asyncio.gather(*tasks)
@@ -141,7 +204,33 @@ class Engine:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            if verdicts is not None:
+                self.sink.unwatch()  # type: ignore[attr-defined]
         return tally
+
+
+class _Verdicts:
+    """What the grading process has said of the fetched attempts: how many it has still to read,
+    and those to retry (their replies were malformed); workers wait here for news."""
+
+    def __init__(self, tally: Tally, progress: Progress, items: dict[str, "Item"]) -> None:
+        self.tally, self.progress, self.items = tally, progress, items
+        self.unread = 0
+        self.retry: deque[tuple["Item", int, float, str, bool]] = deque()
+        self._news = asyncio.Event()
+
+    def receive(self, read: int, tokens: int, retry: list[tuple[Any, ...]]) -> None:
+        self.unread -= read
+        self.tally.tokens += tokens
+        for item_id, repeat, started, error, retryable in retry:
+            self.retry.append((self.items[item_id], repeat, started, error, retryable))
+            self.tally.done -= 1  # it was counted when handed on; its retry is counted again
+        self.progress.update(self.tally)
+        news, self._news = self._news, asyncio.Event()
+        news.set()  # wakes every worker waiting now
+
+    async def wait(self) -> None:
+        await self._news.wait()
 
 
 def _bug(exc: Exception) -> str:

@@ -1,9 +1,11 @@
-"""Length-prefixed frames over an OS pipe, from the event loop to the grading process.
+"""Length-prefixed frames over an OS pipe, between the event loop and the grading process.
 
 The sender never blocks the event loop: a frame the pipe cannot take at once waits in a buffer,
 written out when the loop reports the pipe writable again (the grading process may still be
-warming up, or busy with a large batch). The receiver blocks, reading large chunks and handing
-out one frame at a time. An empty frame is the end-of-run sentinel.
+warming up, or busy with a large batch). The grading process's receiver blocks, reading large
+chunks and handing out one frame at a time; the event loop's (for the grading process's replies)
+takes whatever whole frames have arrived when the loop says the pipe is readable. An empty frame
+is the end-of-run sentinel.
 """
 
 from __future__ import annotations
@@ -149,6 +151,24 @@ class FrameReceiver:
             if not chunk:
                 self._eof = True
             self._buf += chunk
+
+    def ready(self) -> list[bytes] | None:
+        """The whole frames that have arrived, without waiting (the fd must be non-blocking: a reader
+        the event loop wakes); None once the pipe is closed and they have all been handed out."""
+        try:
+            chunk = os.read(self.fd, READ_BYTES)
+        except BlockingIOError:
+            chunk = None
+        if chunk == b"":
+            self._eof = True
+        elif chunk:
+            self._buf += chunk
+        frames = []
+        while (frame := self._frame()) is not None:
+            frames.append(frame)
+        del self._buf[:self._at]
+        self._at = 0
+        return None if self._eof and not frames else frames
 
     def close(self) -> None:
         os.close(self.fd)

@@ -8,9 +8,13 @@ from typing import Any, Mapping
 
 from physbench.core.items import Item
 from physbench.grading.types import Grade
+from physbench.models.base import ModelError
+from physbench.models.chat_json import read_completion
+from physbench.models.pricing import Price
 from physbench.protocols.base import Answer
 
 GRADE_FIELDS = tuple(Grade.__dataclass_fields__)
+FETCHED = "fetched"
 
 
 _GRADE_ENCODER = json.JSONEncoder(default=str)  # made once: json.dumps(default=...) builds one per call
@@ -51,8 +55,9 @@ def item_group(item: Item) -> str | None:
 class AttemptRecord:
     """Everything known about one finished attempt.
 
-    `status` is "answered" (a response, not yet graded), "done" (graded) or "error" (no usable
-    response after retries, or a grader that raised).
+    `status` is "fetched" (a reply's body, not yet read: see `read_body`), "answered" (a response,
+    not yet graded), "done" (graded) or "error" (no usable response after retries, or a grader
+    that raised).
     """
 
     item: Item
@@ -72,6 +77,27 @@ class AttemptRecord:
     raw: list[Any] | None = None  # each call's provider extras (Completion.extras), when any
     answer: dict[str, Any] | None = None  # the protocol's structured answer (Answer.data()), when any
     grade: Grade | None = None
+    body: bytes | None = None  # a fetched attempt's reply, as the server sent it
+    price: tuple[float, float, float | None] | None = None  # a fetched attempt's Price fields, for its cost
+
+    def read_body(self) -> tuple[str, bool] | None:
+        """Read a fetched attempt's reply as `generate` would (models/chat_json.py): the attempt is
+        then answered, or, for a malformed reply, (the error, retryable) is returned for the runner
+        to retry the call, and the attempt is left as it was."""
+        if self.status != FETCHED or self.body is None:
+            return None
+        try:
+            reply = read_completion(self.body, self.latency or 0.0, None if self.price is None else Price(*self.price))
+        except ModelError as exc:
+            return str(exc), exc.retryable
+        except Exception as exc:  # a reader bug fails this attempt, as it would in the runner
+            self.errors.append(f"{type(exc).__name__}: {str(exc)[:300]}")
+            self.status, self.body = "error", None
+            return None
+        self.text, self.finish_reason, self.usage, self.cost = reply.text, reply.finish_reason, dict(reply.usage), reply.cost
+        self.raw = [dict(reply.extras)] if reply.extras else None
+        self.status, self.body = "answered", None
+        return None
 
     def grade_with(self, suite: Any) -> "AttemptRecord":
         """Grade an answered attempt with the suite's grader; a grader that raises makes it an error."""
@@ -90,14 +116,14 @@ class AttemptRecord:
         """A compact, picklable form without the item (the receiver knows the items by id)."""
         return (self.item.id, self.repeat, self.status, self.started_at, self.finished_at, self.text,
                 self.finish_reason, self.usage, self.cost, self.latency, self.model_calls, self.tries,
-                self.errors, self.turns, self.raw, self.answer)
+                self.errors, self.turns, self.raw, self.answer, self.body, self.price)
 
     @classmethod
     def from_wire(cls, t: tuple[Any, ...], items: Mapping[str, Item]) -> "AttemptRecord":
         (item_id, repeat, status, started, finished, text, finish, usage, cost, latency, calls, tries,
-         errors, turns, raw, answer) = t
+         errors, turns, raw, answer, body, price) = t
         return cls(items[item_id], repeat, status, started, finished, text, finish, usage, cost, latency, calls,
-                   tries, errors, turns, raw, answer)
+                   tries, errors, turns, raw, answer, None, body, price)
 
     def row(self) -> tuple[Any, ...]:
         """The `attempts` row (see runner/store.py); only graded or failed attempts are stored."""

@@ -20,12 +20,14 @@ import os
 import pickle
 import signal
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping, Protocol
+from multiprocessing.connection import wait
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
 
 from physbench.core import caches
 from physbench.protocols.base import Answer
 from physbench.runner.pipe import FrameReceiver, FrameSender, PipeClosed, make_pipe
-from physbench.runner.records import AttemptRecord
+from physbench.runner.progress import attempt_tokens
+from physbench.runner.records import FETCHED, AttemptRecord
 from physbench.runner.store import RowWriter
 
 if TYPE_CHECKING:
@@ -38,6 +40,8 @@ BATCH_MAX = 256  # ...or at once when this many are waiting
 
 
 _MARSHAL, _PICKLE = b"M", b"P"
+STOPPED = "the grading process has stopped; re-run the same command to resume"
+Verdict = tuple[int, int, list[tuple[Any, ...]]]  # (fetched attempts read, their tokens, those to retry)
 
 
 def encode_batch(batch: list[tuple[Any, ...]]) -> bytes:
@@ -111,14 +115,35 @@ def _batch_scheduling() -> None:
         pass
 
 
-def _child(read_fd: int, write_fd: int, suite: Any, run_dir: Any, items: Mapping[str, "Item"]) -> None:
-    """The grading process: warm up, then receive batches, grade and commit each; stop at the
-    sentinel or when the pipe closes."""
+def grade_batch(wires: list[tuple[Any, ...]], items: Mapping[str, "Item"], suite: Any) -> tuple[list[Any], Verdict | None]:
+    """The store rows of one batch, and the verdict on its fetched attempts, if any: how many were
+    read, their tokens, and (item id, repeat, started, error, retryable) of each whose reply was
+    malformed, which is not stored: the runner retries it."""
+    rows, retry = [], []
+    fetched = tokens = 0
+    for wire in wires:
+        record = AttemptRecord.from_wire(wire, items)
+        if record.status == FETCHED:
+            fetched += 1
+            failure = record.read_body()
+            if failure is not None:
+                retry.append((record.item.id, record.repeat, record.started_at, *failure))
+                continue
+            tokens += attempt_tokens(record.usage)
+        rows.append(record.grade_with(suite).row())
+    return rows, ((fetched, tokens, retry) if fetched else None)
+
+
+def _child(read_fd: int, write_fd: int, reply_read: int, reply_write: int, suite: Any, run_dir: Any,
+           items: Mapping[str, "Item"]) -> None:
+    """The grading process: warm up, then receive batches, grade and commit each (answering with
+    a verdict when it held fetched attempts); stop at the sentinel or when the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the runner decides when to stop, and tells us
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     _batch_scheduling()
     os.close(write_fd)  # our copy of the sending end: without closing it we would never see EOF
-    receiver = FrameReceiver(read_fd)
+    os.close(reply_read)  # nor would a write to a runner that has gone fail rather than block
+    receiver, replies = FrameReceiver(read_fd), FrameSender(reply_write)
     warm_up(suite, items)
     for item in items.values():  # each item's JSON for the items table, made while the runner sets up
         item.to_json()
@@ -130,20 +155,32 @@ def _child(read_fd: int, write_fd: int, suite: Any, run_dir: Any, items: Mapping
                 break
             if not data:  # the runner's end-of-run sentinel
                 break
-            rows = [AttemptRecord.from_wire(wire, items).grade_with(suite).row() for wire in decode_batch(data)]
+            rows, verdict = grade_batch(decode_batch(data), items, suite)
             if writer is None:  # the items go in before the first attempt row, here rather than in the runner
                 writer = RowWriter(run_dir)
                 writer.write_items(items.values())
             writer.write(rows)
+            if verdict is not None:  # after the commit: what the runner hears of is stored
+                try:
+                    replies.send(marshal.dumps(verdict))
+                except PipeClosed:  # the runner is gone; keep committing what arrives
+                    pass
     finally:
         if writer is not None:
             writer.close()
         receiver.close()
+        try:
+            replies.close(sentinel=False)
+        except PipeClosed:
+            pass
         caches.run_exit_hooks()  # a forked process skips atexit: save what the grader learned (unit table)
 
 
 class ProcessSink:
     """Sends answered attempts to a forked grading process in batches (at most 5 ms or 256 attempts).
+
+    It takes fetched attempts too (`defers`): their replies are read there, and each batch holding
+    any is answered with a verdict, handed to the callback given to `watch()`.
 
     It may be started before the run's store is open (`store=None`, the child then warms up while
     the runner makes its model and store); the store is handed over with `use_store()`, or
@@ -155,13 +192,19 @@ class ProcessSink:
             store.detach()  # no SQLite connection may cross a fork
         ctx = multiprocessing.get_context("fork")
         read_fd, write_fd = make_pipe()
-        self._process = ctx.Process(target=_child, args=(read_fd, write_fd, suite, run_dir, items),
+        reply_read, reply_write = os.pipe()  # the verdicts on fetched attempts, coming back
+        self._process = ctx.Process(target=_child, args=(read_fd, write_fd, reply_read, reply_write, suite, run_dir, items),
                                     name="physbench-grader", daemon=False)
         try:
             self._process.start()
         finally:
             os.close(read_fd)
+            os.close(reply_write)
         self._sender = FrameSender(write_fd)
+        os.set_blocking(reply_read, False)
+        self._replies = FrameReceiver(reply_read)
+        self._on_verdict: Callable[[int, int, list[tuple[Any, ...]]], None] | None = None
+        self._watching: asyncio.AbstractEventLoop | None = None
         self.store = store
         self._batch: list[tuple[Any, ...]] = []
         self._scheduled = False
@@ -174,6 +217,8 @@ class ProcessSink:
         self.store = store
         self.settled = True
 
+    defers = True  # fetched attempts may be submitted (see runner/engine.py)
+
     def abandon(self) -> None:
         """End a child that was never sent an attempt (the run stopped before it began)."""
         self.settled = True
@@ -182,6 +227,40 @@ class ProcessSink:
         except PipeClosed:
             pass
         self._process.join()
+        self._replies.close()
+
+    @property
+    def failure(self) -> Exception | None:
+        """Why attempts can no longer be handed on (the grading process has stopped), if they cannot."""
+        return self._failure
+
+    def watch(self, on_verdict: Callable[[int, int, list[tuple[Any, ...]]], None]) -> None:
+        """Hand each verdict on fetched attempts to `on_verdict(read, tokens, retry)` in the running
+        loop (see `grade_batch`). If the grading process stops, `failure` is set and it is called
+        once with nothing, so that a runner waiting for verdicts hears of it."""
+        self._on_verdict = on_verdict
+        self._watching = asyncio.get_running_loop()
+        self._watching.add_reader(self._replies.fd, self._on_replies)
+
+    def unwatch(self) -> None:
+        if self._watching is not None and not self._watching.is_closed():
+            self._watching.remove_reader(self._replies.fd)
+        self._watching = None
+
+    def _on_replies(self) -> None:
+        assert self._on_verdict is not None
+        frames = self._replies.ready()
+        if frames is None:  # the grading process has ended in mid-run
+            self.unwatch()
+            self._failure = self._failure or RuntimeError(STOPPED)
+            self._on_verdict(0, 0, [])
+            return
+        for frame in frames:
+            self._on_verdict(*marshal.loads(frame))
+
+    def flush(self) -> None:
+        """Send the waiting attempts now rather than when the batch's 5 ms are up."""
+        self._scheduled_send()
 
     def submit(self, attempt: AttemptRecord) -> None:
         if self._failure is not None:
@@ -214,7 +293,7 @@ class ProcessSink:
             try:
                 self._sender.send(encode_batch(batch))
             except PipeClosed:
-                raise RuntimeError("the grading process has stopped; re-run the same command to resume") from None
+                raise RuntimeError(STOPPED) from None
 
     def close(self) -> int:
         """Send what is left, wait for the child to commit it, reattach the store."""
@@ -227,13 +306,25 @@ class ProcessSink:
         except PipeClosed as exc:
             self._failure = self._failure or RuntimeError(str(exc))
         finally:
-            self._process.join()
+            self._await_exit()
             if self.store is not None:
                 self.store.attach()
         if self._process.exitcode != 0 or self._failure is not None:
             raise RuntimeError(f"the grading process failed (exit code {self._process.exitcode}); "
                                "re-run the same command to resume")
         return self.submitted
+
+
+    def _await_exit(self) -> None:
+        """Wait for the grading process to end, reading and dropping any verdict it still sends
+        (nobody waits for one now), so that it never blocks on a full pipe."""
+        self.unwatch()
+        replies, sentinel = self._replies, self._process.sentinel
+        while sentinel not in wait([sentinel, replies.fd]):
+            if replies.ready() is None:  # its end is closed: it is exiting
+                break
+        self._process.join()
+        replies.close()
 
 
 def forking() -> bool:
