@@ -26,6 +26,7 @@ from physbench.runner.records import FETCHED, AttemptRecord
 from physbench.runner.retry import RetryPolicy
 from physbench.runner.sink import grade_batch
 from physbench.runner.store import open_run
+from test_runner_handoff import OneCall  # the one-call protocol's contract, declared
 
 MALFORMED = b'{"choices": [{"message": {"content": "\\\\boxed{1'
 
@@ -76,14 +77,6 @@ class Scripted:
 
     async def aclose(self) -> None:
         return None
-
-
-class OneCall:
-    name = "one-call"
-    one_call = True
-
-    async def run(self, item, ask):
-        raise AssertionError("not called for a one-call protocol")
 
 
 class Keep:
