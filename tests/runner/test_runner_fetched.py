@@ -244,3 +244,17 @@ def test_the_event_loop_end_of_a_pipe_hands_out_whole_frames_without_waiting():
     sender.close(sentinel=False)
     assert receiver.ready() is None  # closed, and nothing left
     receiver.close()
+
+
+def test_a_reader_that_raises_makes_the_fetched_attempt_an_error_row_not_a_retry(suite, monkeypatch):
+    from physbench.runner import records
+
+    def broken(body, latency, price):
+        raise KeyError("a bug in the reader")
+
+    monkeypatch.setattr(records, "read_completion", broken)
+    item = next(iter(suite.items("dev")))
+    record = AttemptRecord(item, 0, FETCHED, 1.0, 2.0, latency=0.1, model_calls=1, tries=1, body=_body("x"))
+    assert record.read_body() is None
+    assert (record.status, record.errors, record.body) == ("error", ["KeyError: 'a bug in the reader'"], None)
+    assert record.row()[2] == "error"

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from physbench.models.base import ModelError, attempt_seed
 from physbench.runner.progress import NoProgress, Progress, Tally, attempt_tokens
-from physbench.runner.records import FETCHED, AttemptRecord
+from physbench.runner.records import FETCHED, AttemptRecord, bug_text
 from physbench.runner.retry import AttemptFailed, CallLedger, RetryPolicy
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ class Engine:
         except AttemptFailed:
             pass  # the ledger holds every error
         except Exception as exc:  # a model or protocol bug must not stop the run
-            ledger.errors.append(_bug(exc))
+            ledger.errors.append(bug_text(exc))
         turns = [t.to_dict() for t in ledger.turns] if len(ledger.turns) > 1 or status == "error" and ledger.turns \
             or any(t.tool_calls for t in ledger.turns) else None
         record = _record(item, repeat, status, started, text, finish, ledger, turns)
@@ -127,14 +127,15 @@ class Engine:
         except AttemptFailed:  # the ledger holds every error
             return _record(item, repeat, "error", started, None, None, ledger, None)
         except Exception as exc:  # a model bug must not stop the run
-            ledger.errors.append(_bug(exc))
+            ledger.errors.append(bug_text(exc))
             return _record(item, repeat, "error", started, None, None, ledger, None)
         return _record(item, repeat, "answered", started, reply.text, reply.finish_reason, ledger, None)
 
     def _bugged(self, item: "Item", repeat: int, params: dict[str, Any], started: float,
                 exc: Exception) -> AttemptRecord:
+        """A one-call attempt whose first try raised something other than a ModelError: an error row."""
         ledger = self._after_first_try(item, params, repeat)
-        ledger.errors.append(_bug(exc))
+        ledger.errors.append(bug_text(exc))
         return _record(item, repeat, "error", started, None, None, ledger, None)
 
     def _after_first_try(self, item: "Item", params: dict[str, Any], repeat: int) -> CallLedger:
@@ -231,10 +232,6 @@ class _Verdicts:
 
     async def wait(self) -> None:
         await self._news.wait()
-
-
-def _bug(exc: Exception) -> str:
-    return f"{type(exc).__name__}: {str(exc)[:300]}"
 
 
 def _record(item: "Item", repeat: int, status: str, started: float, text: str | None, finish: str | None,

@@ -40,6 +40,11 @@ def usage_json(usage: Mapping[str, Any]) -> str:
     return json.dumps(usage)
 
 
+def bug_text(exc: Exception) -> str:
+    """How an exception that is a bug (in a model, protocol or reader) is recorded among an attempt's errors."""
+    return f"{type(exc).__name__}: {str(exc)[:300]}"
+
+
 def item_group(item: Item) -> str | None:
     """The reporting group of an item: meta["group"], else "generator/Llevel" when both are known."""
     group = item.meta.get("group")
@@ -86,15 +91,17 @@ class AttemptRecord:
         to retry the call, and the attempt is left as it was."""
         if self.status != FETCHED or self.body is None:
             return None
+        price = None if self.price is None else Price(*self.price)
         try:
-            reply = read_completion(self.body, self.latency or 0.0, None if self.price is None else Price(*self.price))
+            reply = read_completion(self.body, self.latency or 0.0, price)
         except ModelError as exc:
             return str(exc), exc.retryable
         except Exception as exc:  # a reader bug fails this attempt, as it would in the runner
-            self.errors.append(f"{type(exc).__name__}: {str(exc)[:300]}")
+            self.errors.append(bug_text(exc))
             self.status, self.body = "error", None
             return None
-        self.text, self.finish_reason, self.usage, self.cost = reply.text, reply.finish_reason, dict(reply.usage), reply.cost
+        self.text, self.finish_reason, self.cost = reply.text, reply.finish_reason, reply.cost
+        self.usage = dict(reply.usage)
         self.raw = [dict(reply.extras)] if reply.extras else None
         self.status, self.body = "answered", None
         return None

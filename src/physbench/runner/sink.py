@@ -42,6 +42,7 @@ BATCH_MAX = 256  # ...or at once when this many are waiting
 _MARSHAL, _PICKLE = b"M", b"P"
 STOPPED = "the grading process has stopped; re-run the same command to resume"
 Verdict = tuple[int, int, list[tuple[Any, ...]]]  # (fetched attempts read, their tokens, those to retry)
+OnVerdict = Callable[[int, int, list[tuple[Any, ...]]], None]  # called with a Verdict's three parts
 
 
 def encode_batch(batch: list[tuple[Any, ...]]) -> bytes:
@@ -115,7 +116,8 @@ def _batch_scheduling() -> None:
         pass
 
 
-def grade_batch(wires: list[tuple[Any, ...]], items: Mapping[str, "Item"], suite: Any) -> tuple[list[Any], Verdict | None]:
+def grade_batch(wires: list[tuple[Any, ...]], items: Mapping[str, "Item"],
+                suite: Any) -> tuple[list[Any], Verdict | None]:
     """The store rows of one batch, and the verdict on its fetched attempts, if any: how many were
     read, their tokens, and (item id, repeat, started, error, retryable) of each whose reply was
     malformed, which is not stored: the runner retries it."""
@@ -187,14 +189,16 @@ class ProcessSink:
     `abandon()` ends the child when the run stops before its first attempt.
     """
 
+    defers = True  # fetched attempts may be submitted (see runner/engine.py)
+
     def __init__(self, suite: Any, run_dir: Path, items: Mapping[str, "Item"], store: "RunStore | None" = None) -> None:
         if store is not None:
             store.detach()  # no SQLite connection may cross a fork
         ctx = multiprocessing.get_context("fork")
         read_fd, write_fd = make_pipe()
         reply_read, reply_write = os.pipe()  # the verdicts on fetched attempts, coming back
-        self._process = ctx.Process(target=_child, args=(read_fd, write_fd, reply_read, reply_write, suite, run_dir, items),
-                                    name="physbench-grader", daemon=False)
+        self._process = ctx.Process(target=_child, name="physbench-grader", daemon=False,
+                                    args=(read_fd, write_fd, reply_read, reply_write, suite, run_dir, items))
         try:
             self._process.start()
         finally:
@@ -203,7 +207,7 @@ class ProcessSink:
         self._sender = FrameSender(write_fd)
         os.set_blocking(reply_read, False)
         self._replies = FrameReceiver(reply_read)
-        self._on_verdict: Callable[[int, int, list[tuple[Any, ...]]], None] | None = None
+        self._on_verdict: OnVerdict | None = None
         self._watching: asyncio.AbstractEventLoop | None = None
         self.store = store
         self._batch: list[tuple[Any, ...]] = []
@@ -216,8 +220,6 @@ class ProcessSink:
         """The store this run's rows go to (opened after the fork: it keeps its connection)."""
         self.store = store
         self.settled = True
-
-    defers = True  # fetched attempts may be submitted (see runner/engine.py)
 
     def abandon(self) -> None:
         """End a child that was never sent an attempt (the run stopped before it began)."""
@@ -234,7 +236,7 @@ class ProcessSink:
         """Why attempts can no longer be handed on (the grading process has stopped), if they cannot."""
         return self._failure
 
-    def watch(self, on_verdict: Callable[[int, int, list[tuple[Any, ...]]], None]) -> None:
+    def watch(self, on_verdict: OnVerdict) -> None:
         """Hand each verdict on fetched attempts to `on_verdict(read, tokens, retry)` in the running
         loop (see `grade_batch`). If the grading process stops, `failure` is set and it is called
         once with nothing, so that a runner waiting for verdicts hears of it."""
@@ -313,7 +315,6 @@ class ProcessSink:
             raise RuntimeError(f"the grading process failed (exit code {self._process.exitcode}); "
                                "re-run the same command to resume")
         return self.submitted
-
 
     def _await_exit(self) -> None:
         """Wait for the grading process to end, reading and dropping any verdict it still sends
