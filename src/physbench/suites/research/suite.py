@@ -93,10 +93,18 @@ class ResearchSuite:
             yield self._item(problem, mode, problems, wording, ceilings)
 
     def protocols(self) -> dict[str, Any]:
-        """`challenge`: the two-step protocol on the challenges (002_* Section 3.1)."""
+        """`challenge`: the two-step protocol on the challenges (002_* Section 3.1); `agent`: the
+        Python tool loop, then the formatting turn (the "with coding tools" setting)."""
         from physbench.protocols.two_step import TwoStep
+        from physbench.suites.research.tools import ToolsThenFormat
 
-        return {"challenge": lambda _suite: TwoStep()}
+        return {"challenge": lambda _suite: TwoStep(), "agent": lambda suite, **limits: ToolsThenFormat(suite, **limits)}
+
+    def harness(self, item: Any) -> Any:
+        """A fresh Python session for the `agent` protocol ("with coding tools")."""
+        from physbench.suites.research.tools import PythonSession
+
+        return PythonSession()
 
     def default_protocol(self, options: Any) -> str:
         """Two-step for challenges (the paper's default), the mode's own protocol for checkpoints."""
@@ -124,7 +132,8 @@ class ResearchSuite:
             return _make_item(id=f"{p.id}/challenge", suite=NAME, kind="challenge",
                               messages=[("system", system), ("user", first)],
                               reference={**ref, "steps": ["challenge"]}, params=params, meta=meta,
-                              protocol_data={"format": format_turn(p.challenge, prompts)})
+                              protocol_data={"format": format_turn(p.challenge, prompts),
+                                             "tools_note": prompts.system_tools_note})
         data = [{"id": s.id, "ask": s.question, "format": format_turn(s, prompts),
                  "expected": prompts.expert_answer(expert_answer(s)) + "\n\n" + prompts.next,
                  "alone": oracle_prompt(p, i, prompts)} for i, s in enumerate(p.checkpoints)]
