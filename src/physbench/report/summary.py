@@ -60,7 +60,7 @@ def summarise(reader: "RunReader") -> dict[str, Any]:
         "run_id": m.run_id, "run_dir": str(reader.run_dir), "model": m.model_spec, "suite": m.suite,
         "split": m.split, "protocol": m.protocol, "repeats": m.repeats, "n_items": m.n_items,
         "n_attempts": m.n_items * m.repeats, "n_done": n_done, "n_correct": n_correct,
-        "n_ungraded": n_ungraded,
+        **({"n_ungraded": n_ungraded} if n_ungraded else {}),  # responses whose answer is not known here
         "accuracy": overall["accuracy"], "ci_low": overall["ci_low"], "ci_high": overall["ci_high"],
         "outcomes": dict(outcomes), "n_errors": len(failures), "errors": _top_errors(failures),
         "tokens": tokens, "cost_usd": cost if priced else None,
