@@ -69,7 +69,8 @@ def summary_lines(summary: dict, status: str, wall_s: float, attempted: int, ski
 
     s = summary
     lines = [f"run {s['run_id']} in {s['run_dir']}: {s['suite']} ({s['split']}) x {s['model']}",
-             f"accuracy {interval_text(s)} % ({s['n_correct']}/{s['n_done']} graded, exact 95% CI)"]
+             f"accuracy {interval_text(s)} % ({s['n_correct']}/{s['n_done'] - s.get('n_ungraded', 0)} graded, "
+             f"exact 95% CI)" + (f"; {s['n_ungraded']} ungraded (answer not known here)" if s.get("n_ungraded") else "")]
     if len(s.get("by_kind", [])) > 1:
         lines += [f"  {c['name']}: {interval_text(c)} % ({c['n_correct']}/{c['n']})" for c in s["by_kind"]]
     outcomes = ", ".join(f"{k} {v}" for k, v in s["outcomes"].items() if v)

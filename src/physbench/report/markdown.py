@@ -34,8 +34,10 @@ def run_section(s: dict[str, Any]) -> list[str]:
              f"run `{s['run_id']}` in `{s['run_dir']}`, protocol {s['protocol']}, started {s['started_at']}, "
              f"physbench {s['package_version']}" + (f" at {s['git_revision'][:12]}" if s.get("git_revision") else ""),
              "",
-             f"- accuracy: **{interval_text(s)}** %: {s['n_correct']} correct of {plural(s['n_done'], 'response')} "
-             f"graded ({s['n_attempts']} planned: {plural(s['n_items'], 'item')} × {plural(s['repeats'], 'repeat')})"]
+             f"- accuracy: **{interval_text(s)}** %: {s['n_correct']} correct of "
+             f"{plural(s['n_done'] - s.get('n_ungraded', 0), 'response')} graded "
+             f"({s['n_attempts']} planned: {plural(s['n_items'], 'item')} × {plural(s['repeats'], 'repeat')})"
+             + (f"; {s['n_ungraded']} ungraded (answer not known here)" if s.get("n_ungraded") else "")]
     if s["n_errors"]:
         lines.append(f"- {plural(s['n_errors'], 'attempt')} without a response (re-run the same command to retry them)")
     outcomes = ", ".join(f"{k} {v}" for k, v in s["outcomes"].items() if v)

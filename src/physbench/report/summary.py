@@ -38,25 +38,29 @@ def summarise(reader: "RunReader") -> dict[str, Any]:
     tokens = {"prompt": 0, "completion": 0, "total": 0}
     cost = 0.0
     priced = False
-    n_done = n_correct = 0
+    n_done = n_correct = n_ungraded = 0
     for r in reader.graded():  # from the attempts' columns: no item or grade JSON is decoded
         n_done += 1
         n_correct += r.passed
         outcomes[r.outcome or "ungraded"] += 1
+        _add_tokens(tokens, r)
+        if r.outcome == "ungraded":  # a response whose answer is not known here: counted apart
+            n_ungraded += 1
+            continue
         kinds.append((r.kind, r.passed))
         if r.group is not None:
             groups.append((r.group, r.passed))
-        _add_tokens(tokens, r)
         if r.cost is not None:
             cost, priced = cost + r.cost, True
     failures = list(reader.failures())
     for f in failures:  # tokens spent on attempts that never produced a gradable response
         _add_tokens(tokens, f)
-    overall = accuracy_cell("all", n_done, n_correct)
+    overall = accuracy_cell("all", n_done - n_ungraded, n_correct)
     summary: dict[str, Any] = {
         "run_id": m.run_id, "run_dir": str(reader.run_dir), "model": m.model_spec, "suite": m.suite,
         "split": m.split, "protocol": m.protocol, "repeats": m.repeats, "n_items": m.n_items,
         "n_attempts": m.n_items * m.repeats, "n_done": n_done, "n_correct": n_correct,
+        **({"n_ungraded": n_ungraded} if n_ungraded else {}),  # responses whose answer is not known here
         "accuracy": overall["accuracy"], "ci_low": overall["ci_low"], "ci_high": overall["ci_high"],
         "outcomes": dict(outcomes), "n_errors": len(failures), "errors": _top_errors(failures),
         "tokens": tokens, "cost_usd": cost if priced else None,
