@@ -116,7 +116,8 @@ def item_options_text(manifest: "Manifest") -> str:
 
 def settings(manifest: "Manifest") -> list[str]:
     """The run's reasoning settings as label parts ('effort=high', 'thinking=8000'); none when not given."""
-    sampling = manifest.sampling if isinstance(manifest.sampling, dict) else {}
+    sampling = getattr(manifest, "sampling", None) or {}
+    sampling = sampling if isinstance(sampling, dict) else {}
     names = (("reasoning_effort", "effort"), ("thinking_budget", "thinking"))
     return [f"{short}={sampling[key]}" for key, short in names if sampling.get(key) is not None]
 
