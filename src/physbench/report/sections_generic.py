@@ -47,6 +47,10 @@ def pairwise_section(pw: Mapping[str, Any] | None, note: str | None) -> Section:
                     pvalue(p["p_holm"])] for p in pw["pairs"]], [False, False] + [True] * 5)
     text = (f"Exact McNemar tests between every pair of models on the {kind + ' ' if kind else ''}items both answered, with "
             f"Holm's adjustment over the pairs; letters by the insert-and-absorb display at α = {pw['alpha']}.")
+    untested = pw.get("untested") or []
+    if untested:  # a paired test needs shared items: these pairs are not tested, and not separated
+        text += (" Not tested, sharing no graded item: " + "; ".join(f"{a} and {b}" for a, b in untested[:20])
+                 + (f" and {len(untested) - 20} more pairs" if len(untested) > 20 else "") + ".")
     return Section("pairwise", title, text, [letters, pairs])
 
 

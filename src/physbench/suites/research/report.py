@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from physbench.report.breakdown import accuracy_by, accuracy_section
 from physbench.report.registry import SuiteReport
-from physbench.report.tables import Section, Table, pct
+from physbench.report.tables import Section
 from physbench.suites.research.metrics import average_accuracy, consistently_solved_rate
+from physbench.suites.research.report_sections import table3_section, table4_section, table6_section
+from physbench.suites.research.report_tables import collect, step_outcomes, table3, table4, table6
 
 if TYPE_CHECKING:
     from physbench.report.loading import RunData
@@ -17,19 +19,18 @@ if TYPE_CHECKING:
 
 
 def step_results(r: "Result") -> Iterable[tuple[str, bool]]:
-    """(problem/step, correct) for each step the grade names."""
-    detail = r.grade.detail if r.grade is not None else {}
+    """(problem/step, correct) for each graded step the grade names; `ungraded` steps are counted apart."""
     problem = str(r.item.reference.get("problem", r.item.id))
-    for s in detail.get("steps") or ():
-        if isinstance(s, Mapping):
-            yield f"{problem}/{s.get('step')}", s.get("correct") is True
+    for step, outcome in step_outcomes(r):
+        if outcome != "ungraded":
+            yield f"{problem}/{step}", outcome == "correct"
 
 
 def analyse(models: Sequence["RunData"], notes: dict[str, str]) -> dict[str, Any] | None:
-    steps = accuracy_by(models, step_results)
-    if not steps:
+    if not any(r.results for r in models):
         notes["research"] = "no graded research responses"
         return None
+    cells, ungraded, order = collect(models)
     runs: dict[tuple[str, str, str], list[bool]] = defaultdict(list)
     for run in models:
         for r in run.results:
@@ -40,22 +41,20 @@ def analyse(models: Sequence["RunData"], notes: dict[str, str]) -> dict[str, Any
     fewest = {m: min(len(v) for (model, _, _), v in runs.items() if model == m) for m in avg}
     if any(n < 5 for n in fewest.values()):
         notes["research-consistency"] = "the consistently-solved rate needs 5 runs of every step (--repeats 5)"
-    return {"steps": steps, "metrics": [{"model": m, "average_accuracy": avg[m], "runs": fewest[m],
-                                         "consistently_solved": solved[m] if fewest[m] >= 5 else None} for m in avg]}
+    return {"steps": accuracy_by(models, step_results), "table3": table3(cells, ungraded),
+            "grid": table4(cells, ungraded, order), "tokens": table6(models),
+            "metrics": [{"model": m, "average_accuracy": avg[m], "runs": fewest[m],
+                         "consistently_solved": solved[m] if fewest[m] >= 5 else None} for m in avg]}
 
 
 def sections(analyses: Mapping[str, Any], notes: Mapping[str, str]) -> list[Section]:
     a = analyses
-    metrics = Table("CritPt metrics", ["model", "runs per step", "average accuracy %",
-                                       "consistently solved % (4 of 5 runs)"],
-                    [[m["model"], str(m["runs"]), pct(m["average_accuracy"]), pct(m["consistently_solved"])]
-                     for m in a["metrics"]])
     steps = accuracy_section("research-steps", "Accuracy per step", "Each challenge or checkpoint graded on its "
-                             "own; a step counts once per repeat.", "problem/step", a["steps"], "no graded steps")
-    return [Section("research", "Research metrics", "Average accuracy is the mean over steps and repeats; a step "
-                    "is consistently solved when at least 4 of its first 5 runs are correct (fewer runs count "
-                    "as misses)." + (f" Here: {notes['research-consistency']}." if "research-consistency" in notes
-                                     else ""), [metrics]), steps]
+                             "own; a step counts once per repeat; `ungraded` steps are left out (the Runs table "
+                             "counts a checkpoint item correct only when all its graded checkpoints are).",
+                             "problem/step", a["steps"], "no graded steps")
+    return [table3_section(a.get("table3") or [], notes.get("research"), notes.get("research-consistency")), steps,
+            table4_section(a.get("grid") or []), table6_section(a.get("tokens") or [])]
 
 
 def answer_text(r: "Result") -> str:
