@@ -12,6 +12,7 @@ from physbench.report.tables import Section
 from physbench.suites.research.metrics import average_accuracy, consistently_solved_rate
 from physbench.suites.research.report_sections import table3_section, table4_section, table6_section
 from physbench.suites.research.report_tables import collect, step_outcomes, table3, table4, table6
+from physbench.suites.research.report_viewer import conversation_blocks, facet_values
 
 if TYPE_CHECKING:
     from physbench.report.loading import RunData
@@ -76,10 +77,12 @@ def detail(r: "Result") -> dict[str, Any]:
     blocks = [{"title": f"Step {s.get('step')}",
                "fields": [["outcome", s.get("outcome")], ["returned", s.get("value")],
                           ["expected", expected.get(str(s.get("step")), "–")]]} for s in steps]
-    return {"blocks": blocks}
+    # every turn in order as text blocks; the generic list of turns would repeat the replies
+    return {"blocks": [*blocks, *conversation_blocks(r)], "turns": []}
 
 
 REPORT = SuiteReport(suite="research", analyse=analyse, sections=sections, answer_text=answer_text, detail=detail,
+                     facets=("problem", "step", "repeat"), facet_values=facet_values,
                      outcomes={"no_code": "no fenced code block in the formatting reply",
                                "rejected": "the sandbox refused the filled template before running it",
                                "raised": "the filled template raised when run",
