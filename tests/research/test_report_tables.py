@@ -46,7 +46,7 @@ def test_one_row_per_configuration_with_the_protocol_as_the_column(cli, tmp_path
     cells = {r["configuration"]: r["cells"] for r in grid["rows"]}
     assert cells["oracle"]["checkpoint-3|checkpoints-self"] == {"k": 2, "n": 2, "ungraded": 0}
     assert cells["constant:x"]["checkpoint-2|checkpoints-oracle"] == {"k": 0, "n": 1, "ungraded": 0}
-    assert "| oracle | 5/5 | 2/2 | – |" in md  # challenge, checkpoint-1 w/o expert, w/ expert (not run)
+    assert "| oracle | 5/5 | 2/2 · – |" in md  # challenge; checkpoint-1 w/o expert · w/ expert (not run)
 
 
 def test_ungraded_steps_are_apart_and_the_runs_table_agrees_with_the_steps(cli, tmp_path):
@@ -100,4 +100,4 @@ def test_the_report_names_untested_pairs_and_ungraded_responses_enter_no_test(cl
     md, doc = _report(cli, tmp_path, tmp_path / "ex", tmp_path / "tut", tmp_path / "c")
     pw = doc["analyses"]["pairwise"]
     assert all(p["n"] > 0 for p in pw["pairs"]) and len(pw["pairs"]) == 1
-    assert len(pw["untested"]) == 2 and "Not tested, sharing no graded item" in md
+    assert len(pw["untested"]) == 2 and "2 pairs share no graded item and are not tested" in md

@@ -153,13 +153,16 @@ def test_the_math_splitter_leaves_prices_escapes_and_code_alone(tmp_path):
                f"require({json.dumps(str(script))});"
                "const s = window.physbenchMath.split;"
                "console.log(JSON.stringify([s('costs $5 and $6'), s('a $x^2$ b'), s('\\\\$x$ y'),"
-               " s('$$a\\nb$$'), s('\\\\(z\\\\) and \\\\[w\\\\]'), s('$ x$')]));")
+               " s('$$a\\nb$$'), s('\\\\(z\\\\) and \\\\[w\\\\]'), s('$ x$'),"
+               " s('is: $ F_{\\\\rm{a}}=1 $'), s('$...$ and $$...$$')]));")
     out = subprocess.run([node, "-e", harness], capture_output=True, text=True, timeout=30)
     assert out.returncode == 0, out.stderr
-    prices, inline, escaped, display, parens, spaced = json.loads(out.stdout)
+    prices, inline, escaped, display, parens, spaced, critpt, dots = json.loads(out.stdout)
     assert prices == [{"text": "costs $5 and $6"}]
     assert inline == [{"text": "a "}, {"tex": "x^2", "display": False}, {"text": " b"}]
     assert all("tex" not in p for p in escaped)
     assert display == [{"tex": "a\nb", "display": True}]
     assert [p.get("tex") for p in parens if "tex" in p] == ["z", "w"]
     assert spaced == [{"text": "$ x$"}]
+    assert critpt == [{"text": "is: "}, {"tex": " F_{\\rm{a}}=1 ", "display": False}]  # CritPt's spaced answers
+    assert dots == [{"text": "$...$ and $$...$$"}]  # a prompt naming the delimiters names no formula

@@ -17,8 +17,12 @@
     const limit = start + MAX_TEX;
     for (let j = text.indexOf(close, start); j !== -1 && j <= limit; j = text.indexOf(close, j + 1)) {
       if (text[j - 1] === "\\") continue;  // an escaped \$ is a dollar sign
-      if (inlineDollar && (/\s/.test(text[j - 1] || "") || /\d/.test(text[j + 1] || ""))) continue;
-      return j;
+      if (!inlineDollar) return j;
+      // $x$ with no space just inside and no digit after (so "$5 and $6" stays text), or spaced
+      // TeX that says it is TeX ("$ F_{\rm{phys}} = 1 $", as CritPt's answers are written)
+      const tex = text.slice(start, j);
+      const strict = !/\s/.test(text[start] || " ") && !/\s/.test(text[j - 1] || "") && !/\d/.test(text[j + 1] || "");
+      if (strict || (/[\\^_{]/.test(tex) && !tex.includes("\n\n"))) return j;
     }
     return -1;
   }
@@ -39,10 +43,10 @@
         for (const [open, close, display] of PAIRS) {
           if (!text.startsWith(open, i) || (i > 0 && text[i - 1] === "\\")) continue;
           const inlineDollar = open === "$";
-          if (inlineDollar && /\s/.test(text[i + 1] || " ")) break;  // "$ 5" is not math
           const end = closing(text, i + open.length, close, inlineDollar);
           const tex = end === -1 ? "" : text.slice(i + open.length, end);
-          if (end !== -1 && tex.trim() && tex.length <= MAX_TEX) found = [tex, display, end + close.length];
+          // a formula names something: "$...$" (a prompt describing the delimiters) stays text
+          if (end !== -1 && /[\w\\]/.test(tex) && tex.length <= MAX_TEX) found = [tex, display, end + close.length];
           break;
         }
       }
@@ -114,10 +118,14 @@
     }
   }
 
-  function renderAll(root) {  // every Markdown view under root not yet drawn
+  function renderAll(root) {  // every Markdown view under root not yet drawn, and values in definition lists
     if (!window.katex) return 0;
     const budget = {segments: 0, until: performance.now() + BUDGET_MS};
     let done = 0;
+    for (const value of root.querySelectorAll("dd > span:not([data-math])")) {
+      value.dataset.math = "drawn";
+      renderIn(value, budget);
+    }
     for (const md of root.querySelectorAll(".markdown:not([data-math])")) {
       md.dataset.math = "drawn";
       for (const element of md.querySelectorAll(BLOCKS)) {

@@ -6,12 +6,11 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from physbench.report.breakdown import accuracy_by, accuracy_section
 from physbench.report.registry import SuiteReport
 from physbench.report.tables import Section
 from physbench.suites.research.metrics import average_accuracy, consistently_solved_rate
-from physbench.suites.research.report_sections import table3_section, table4_section, table6_section
-from physbench.suites.research.report_tables import collect, step_outcomes, table3, table4, table6
+from physbench.suites.research.report_sections import steps_section, table3_section, table4_section, table6_section
+from physbench.suites.research.report_tables import collect, step_accuracy, step_outcomes, table3, table4, table6
 from physbench.suites.research.report_viewer import conversation_blocks, facet_values
 
 if TYPE_CHECKING:
@@ -42,7 +41,7 @@ def analyse(models: Sequence["RunData"], notes: dict[str, str]) -> dict[str, Any
     fewest = {m: min(len(v) for (model, _, _), v in runs.items() if model == m) for m in avg}
     if any(n < 5 for n in fewest.values()):
         notes["research-consistency"] = "the consistently-solved rate needs 5 runs of every step (--repeats 5)"
-    return {"steps": accuracy_by(models, step_results), "table3": table3(cells, ungraded),
+    return {"steps": step_accuracy(cells), "table3": table3(cells, ungraded),
             "grid": table4(cells, ungraded, order), "tokens": table6(models),
             "metrics": [{"model": m, "average_accuracy": avg[m], "runs": fewest[m],
                          "consistently_solved": solved[m] if fewest[m] >= 5 else None} for m in avg]}
@@ -50,11 +49,8 @@ def analyse(models: Sequence["RunData"], notes: dict[str, str]) -> dict[str, Any
 
 def sections(analyses: Mapping[str, Any], notes: Mapping[str, str]) -> list[Section]:
     a = analyses
-    steps = accuracy_section("research-steps", "Accuracy per step", "Each challenge or checkpoint graded on its "
-                             "own; a step counts once per repeat; `ungraded` steps are left out (the Runs table "
-                             "counts a checkpoint item correct only when all its graded checkpoints are).",
-                             "problem/step", a["steps"], "no graded steps")
-    return [table3_section(a.get("table3") or [], notes.get("research"), notes.get("research-consistency")), steps,
+    return [table3_section(a.get("table3") or [], notes.get("research"), notes.get("research-consistency")),
+            steps_section(a.get("steps") or []),
             table4_section(a.get("grid") or []), table6_section(a.get("tokens") or [])]
 
 

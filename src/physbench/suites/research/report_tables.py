@@ -13,6 +13,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from physbench.report.loading import item_options, settings
+from physbench.report.summary import accuracy_cell
 from physbench.suites.research.metrics import average_accuracy, consistently_solved_rate
 
 if TYPE_CHECKING:
@@ -79,6 +80,16 @@ def collect(models: Sequence["RunData"]) -> tuple[Cells, dict[tuple[str, str, st
                 else:
                     cells[key].append(outcome == "correct")
     return cells, ungraded, order
+
+
+def step_accuracy(cells: Cells) -> list[dict[str, Any]]:
+    """Per problem, step and setting, per configuration: correct of graded runs with the exact 95% interval."""
+    kinds = list(SETTINGS)
+    order = sorted(cells, key=lambda k: (k[0], k[3], k[2] != "challenge", k[4], kinds.index(k[2]) if k[2] in kinds
+                                         else len(kinds), k[1]))
+    return [{"set": s, "model": c, "kind": k, "name": f"{p}/{st}", **{x: v for x, v in accuracy_cell(
+        f"{p}/{st}", len(cells[(s, c, k, p, st)]), sum(cells[(s, c, k, p, st)])).items() if x != "name"}}
+        for (s, c, k, p, st) in order]
 
 
 def table3(cells: Cells, ungraded: Mapping[tuple, int]) -> list[dict[str, Any]]:
@@ -150,7 +161,9 @@ def table6(models: Sequence["RunData"]) -> list[dict[str, Any]]:
             sums["response"] += max(int(u.get("completion_tokens", 0)) - int(u.get("reasoning_tokens", 0)), 0)
         n = len(attempts)
         mean = {k: (v / n if n else None) for k, v in sums.items()}
+        kind = next((a.item.kind for a in attempts), "challenge")
         rows.append({"run": run.label, "configuration": configuration(run), "protocol": run.manifest.protocol,
+                     "setting": kind,
                      "attempts": n, **{f"mean_{k}": mean.get(k) for k in ("input", "cached", "reasoning", "response")},
                      "mean_total": (sums["input"] + sums["reasoning"] + sums["response"]) / n if n else None,
                      "cost_per_attempt": sum(costs) / len(costs) if costs else None,
