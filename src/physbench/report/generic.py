@@ -106,7 +106,8 @@ def pairwise(outcomes: Mapping[str, Mapping[str, bool]], alpha: float = ALPHA) -
         cell = accuracy_cell(m, len(outcomes[m]), sum(outcomes[m].values()))
         models.append({"model": m, "n": cell["n"], "n_correct": cell["n_correct"], "accuracy": cell["accuracy"],
                        "ci_low": cell["ci_low"], "ci_high": cell["ci_high"], "letters": letters.get(m, "")})
-    return {"alpha": alpha, "models": models, "pairs": pairs, "untested": untested}
+    # "untested" only when some pair shares no item: the stored reports of other runs stay as they were
+    return {"alpha": alpha, "models": models, "pairs": pairs, **({"untested": untested} if untested else {})}
 
 
 # --- repeated runs ----------------------------------------------------------------------------

@@ -31,8 +31,9 @@ def table3_section(rows: Sequence[Mapping[str, Any]], note: str | None, consiste
                                          if (c := r["columns"].get(k)) else DASH for k in kinds)] for r in mine]
         tables.append(Table(f"Average accuracy % (correct/graded), problem set {s}.",
                             ["configuration", *(SETTINGS[k] for k in kinds), "ungraded steps"], avg))
-        tables.append(Table(f"Consistently solved % (steps correct in ≥{SOLVED_AT_LEAST} of {SOLVED_OF} runs), "
-                            f"problem set {s}.", ["configuration", *(SETTINGS[k] for k in kinds)], solved))
+        if kinds:  # a set whose answers are all unknown here has no rate to show
+            tables.append(Table(f"Consistently solved % (steps correct in ≥{SOLVED_AT_LEAST} of {SOLVED_OF} runs), "
+                                f"problem set {s}.", ["configuration", *(SETTINGS[k] for k in kinds)], solved))
     text = ("As the CritPt paper's Table 3, one row per model configuration (the model with its reasoning settings "
             "and tools; `code` is the agent protocol's Python tool). Average accuracy: correct steps of all graded "
             "steps and repeats. Consistently solved: the share of steps correct in at least 4 of their first 5 "
