@@ -166,3 +166,27 @@ def test_the_math_splitter_leaves_prices_escapes_and_code_alone(tmp_path):
     assert spaced == [{"text": "$ x$"}]
     assert critpt == [{"text": "is: "}, {"tex": " F_{\\rm{a}}=1 ", "display": False}]  # CritPt's spaced answers
     assert dots == [{"text": "$...$ and $$...$$"}]  # a prompt naming the delimiters names no formula
+
+
+def test_tool_calls_show_their_code_and_output_between_the_turns(cli, tmp_path, mock_server):
+    from physbench.suites.research.problem import shipped_dir
+    from physbench.suites.research.report_viewer import conversation_blocks
+
+    filled = "```python\nimport sympy as sp\n\ndef answer(p):\n    return p\n```"
+    call = {"tool_calls": [{"name": "python", "arguments": {"code": "x = 6 * 7\nprint(x)"}}]}
+    d = json.loads((shipped_dir() / "qed_422_depolarising.json").read_text())
+    d["challenge"]["question"] += "\nmock-script: " + json.dumps([call, "Final Answer: $p$"])
+    (tmp_path / "set").mkdir()
+    (tmp_path / "set" / "qed.json").write_text(json.dumps(d))
+    (tmp_path / "wording.json").write_text(json.dumps({"format": "mock-script: " + json.dumps([filled]) + "\n{template}"}))
+    server = mock_server()
+    run = _eval(cli, tmp_path / "run", "--model", "openai/mock", "--base-url", server.base_url, "--protocol", "agent",
+                "--option", f"problems={tmp_path / 'set'}", "--option", f"prompts={tmp_path / 'wording.json'}",
+                "--repeats", "1")
+    (entry,) = ResponseIndex(load_runs([run])).entries
+    blocks = conversation_blocks(entry.result)
+    titles = [b["title"].split(" (")[0] for b in blocks]  # without the finish reason and tokens
+    assert titles[:3] == ["1. model · turn-1", "1. tool call · python", "2. model · turn-2"]
+    tool = blocks[1]["text"]
+    assert tool.startswith("```python\nx = 6 * 7\nprint(x)\n```") and "42" in tool.split("output:")[1]
+    assert titles[3] == "3. user → format" and "def answer" in blocks[3]["text"]  # the formatting turn's prompt

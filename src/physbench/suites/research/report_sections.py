@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from physbench.report.tables import DASH, Section, Table, money, pct, pct_ci
+from physbench.report.tables import DASH, Section, Table, money, pct, pct_ci, plural
 from physbench.suites.research.report_tables import SETTINGS, SHORT, SOLVED_AT_LEAST, SOLVED_OF
 
 MAX_GRIDS = 24   # problems drawn as Table 4 grids; the JSON holds every one
@@ -78,7 +78,7 @@ def table4_section(grids: Sequence[Mapping[str, Any]]) -> Section:
     shown = [g for g in grids if g["graded"]]
     hidden = len(grids) - len(shown)
     if not shown:
-        return Section("research-grid", title, note=(f"{hidden} problems, none with a known answer here: their "
+        return Section("research-grid", title, note=(f"{plural(hidden, 'problem')}, none with a known answer here: their "
                                                       "steps are graded by the official server" if hidden else
                                                       "no research steps"))
     tables = []

@@ -75,8 +75,8 @@ def conversation_blocks(r: "Result") -> list[dict[str, Any]]:
                                   str(t.get("text") or "")))
         for call in t.get("tool_calls") or ():
             entry = log.pop(0) if log else {}
-            blocks.append(_text_block(f"{n}. tool call · {call.get('name', 'tool') if isinstance(call, Mapping) else 'tool'}",
-                                      _call_text(call, entry)))
+            name = call.get("name", "tool") if isinstance(call, Mapping) else "tool"
+            blocks.append(_text_block(f"{n}. tool call · {name}", _call_text(call, entry)))
     return blocks
 
 
