@@ -111,7 +111,8 @@ def test_katex_and_the_math_script_are_served_from_the_package(checkpoint_runs):
 MATH_REPLY = ("constant:The fidelity is $F = 1 - \\frac{16}{25}p^2$ and\n\n$$E = mc^2$$\n\n"
               "```python\nlabel = '$not math$'\n```\n\n"
               "A link: $\\href{javascript:window.__pwned=1}{click}$ and $\\htmlId{x}{y}$ and "
-              "$\\url{javascript:window.__pwned=2}$.\n\nA price of $5 and $6 is text. " + "$" * 3000)
+              "$\\url{javascript:window.__pwned=2}$.\n\nA price of $5 and $6 is text. "
+              "Broken: $\\frac{1}{2$ ends.\n\n" + "$" * 3000 + " $y$" * 500)
 
 
 @pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason="needs chromium and chromedriver (make browser)")
@@ -129,8 +130,11 @@ def test_math_is_drawn_code_stays_code_and_no_tex_runs_script(cli, tmp_path):
             return {katex: d.querySelectorAll('.katex').length, display: d.querySelectorAll('.katex-display').length,
                     links: d.querySelectorAll('a').length, ids: d.querySelectorAll('#x').length,
                     pre: Array.from(d.querySelectorAll('pre')).map(p => p.textContent).join('|'),
-                    pwned: window.__pwned || 0, fonts: document.fonts.status};""")
+                    pwned: window.__pwned || 0, errors: Array.from(d.querySelectorAll('.katex-error, .math-error'))
+                      .map(e => e.textContent), text: d.textContent};""")
         assert found["katex"] >= 2 and found["display"] >= 1
+        assert any("\\frac{1}{2" in e for e in found["errors"])  # a TeX error is shown as its source
+        assert found["katex"] <= 400 + 10 and "$y$" in found["text"]  # bounded work: the rest stays text
         assert found["links"] == 0 and found["ids"] == 0 and found["pwned"] == 0
         assert "label = '$not math$'" in found["pre"]  # code is shown as code, never drawn
         assert not browser.alert_open()
