@@ -10,6 +10,7 @@
   const MAX_TEX = 2000;        // characters of one formula; a longer one stays text
   const MAX_SEGMENTS = 400;    // formulas drawn per batch of new elements
   const BUDGET_MS = 250;       // time spent per batch; the rest stays text
+  const WIDE_TEX = 40;         // characters past which an inline formula gets a scrolling box
   const BLOCKS = "p, li, td, th, h4";
   const PAIRS = [["$$", "$$", true], ["\\[", "\\]", true], ["\\(", "\\)", false], ["$", "$", false]];
 
@@ -67,6 +68,12 @@
   function draw(tex, display) {  // a span holding the formula, or its source as text on any failure
     const span = document.createElement("span");
     span.className = display ? "math display" : "math";
+    // a long formula scrolls inside its own box rather than widening the panel (styles set through the
+    // DOM, which the page's Content Security Policy allows, unlike a style attribute or element)
+    if (display || tex.length > WIDE_TEX) {
+      Object.assign(span.style, {display: display ? "block" : "inline-block", maxWidth: "100%", overflowX: "auto",
+                                 overflowY: "hidden", verticalAlign: "middle"});
+    }
     try {
       window.katex.render(tex, span, Object.assign({displayMode: display}, OPTIONS));
     } catch (err) {
@@ -125,6 +132,7 @@
     for (const value of root.querySelectorAll("dd > span:not([data-math])")) {
       value.dataset.math = "drawn";
       renderIn(value, budget);
+      if (value.querySelector(".math")) value.parentElement.style.minWidth = "0";  // the grid column may shrink
     }
     for (const md of root.querySelectorAll(".markdown:not([data-math])")) {
       md.dataset.math = "drawn";

@@ -55,8 +55,12 @@ def sections(analyses: Mapping[str, Any], notes: Mapping[str, str]) -> list[Sect
 
 
 def answer_text(r: "Result") -> str:
+    """'2/3 correct; checkpoint-2: no_code': the correct steps, then each step that was not (short for the list)."""
     steps = [s for s in (r.grade.detail.get("steps") or ()) if isinstance(s, Mapping)] if r.grade else []
-    return ", ".join(f"{s.get('step')}: {s.get('outcome')}" for s in steps)[:300]
+    graded = [s for s in steps if s.get("outcome") != "ungraded"]
+    head = f"{sum(s.get('outcome') == 'correct' for s in graded)}/{len(graded)} correct" if graded else "ungraded"
+    rest = [f"{s.get('step')}: {s.get('outcome')}" for s in steps if s.get("outcome") not in ("correct", "ungraded")]
+    return "; ".join([head, ", ".join(rest)] if rest else [head])[:300]
 
 
 def detail(r: "Result") -> dict[str, Any]:

@@ -10,6 +10,13 @@ from physbench.suites.research.report_tables import SETTINGS, SHORT, SOLVED_AT_L
 MAX_GRIDS = 24   # problems drawn as Table 4 grids; the JSON holds every one
 
 
+def _cost(per_attempt: Any, total: Any) -> str:
+    """'0.11 (0.54)'; four decimals for costs under a cent; a dash when unpriced."""
+    if per_attempt is None:
+        return DASH
+    return (money(per_attempt) if per_attempt >= 0.01 else f"{per_attempt:.4f}") + f" ({money(total)})"
+
+
 def _tokens(x: Any) -> str:
     return DASH if x is None else f"{x:,.0f}"
 
@@ -106,15 +113,18 @@ def table6_section(rows: Sequence[Mapping[str, Any]]) -> Section:
     title = "Tokens and cost per attempt"
     if not rows:
         return Section("research-tokens", title, note="no research runs")
-    table = Table("Mean tokens per attempt by kind, and cost in USD (from --price-table) per attempt and in all.",
+    order = list(SETTINGS)
+    rows = sorted(rows, key=lambda r: (r["configuration"], order.index(r["setting"]) if r.get("setting") in order
+                                       else len(order)))
+    table = Table("Mean tokens per attempt by kind, and the cost in USD (from --price-table) per attempt, with the "
+                  "run's whole cost in brackets.",
                   ["configuration", "setting", "attempts", "input", "cached", "reasoning", "response", "total",
-                   "USD / attempt", "USD in all"],
+                   "USD / attempt (all)"],
                   [[r["configuration"], SHORT.get(r.get("setting", ""), "") or r.get("setting", ""),
                     str(r["attempts"]), _tokens(r["mean_input"]), _tokens(r["mean_cached"]),
                     _tokens(r["mean_reasoning"]), _tokens(r["mean_response"]), _tokens(r["mean_total"]),
-                    money(r["cost_per_attempt"]) if r["cost_per_attempt"] is None or r["cost_per_attempt"] >= 0.01
-                    else f"{r['cost_per_attempt']:.4f}", money(r["cost_total"])] for r in rows],
-                  [False, False] + [True] * 8)
+                    _cost(r["cost_per_attempt"], r["cost_total"])] for r in rows],
+                  [False, False] + [True] * 7)
     text = ("As the CritPt paper's Table 6, per attempt (the paper's \"run\": one item answered once, every turn "
             "and tool call included). Cached input is part of input; response is the completion less its "
             "reasoning tokens; total = input + reasoning + response. Servers that do not report cached or "
