@@ -23,6 +23,7 @@ from typing import Any, Sequence
 
 import pytest
 
+from physbench.core.errors import UserError
 from physbench.core.items import Item, Message, ToolCall
 from physbench.core.registry import ENTRY_POINT_GROUP, get_suite
 from physbench.models.base import Completion
@@ -193,8 +194,8 @@ def secrets(item: Item) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {"any": id_tokens(item.id)}
     meta, ref = item.meta, item.reference
     planted = meta.get("planted")
-    if isinstance(planted, dict):  # medphys checks
-        out["any"] += _words(planted.get("mode"))
+    if isinstance(planted, dict):  # medphys checks: the error mode's name and how the paper describes it
+        out["any"] += _words(planted.get("mode")) + _mode_description(item, str(planted.get("mode")))
     if item.kind == "calculation" and "value" in ref:  # medphys: the result itself
         out["any"] += _number_forms(ref["value"])
     for name in ("family", "decision"):  # planning
@@ -211,6 +212,15 @@ def secrets(item: Item) -> dict[str, list[str]]:
     if item.suite == "research":
         out["any"] += _research_answers(item)
     return out
+
+
+def _mode_description(item: Item, mode: str) -> list[str]:
+    from physbench.suites.medphys.generators import get_generator
+
+    try:
+        return [get_generator(str(item.meta.get("generator"))).mode(mode).description]
+    except UserError:  # a slip, or a mode the generator no longer has
+        return []
 
 
 def _research_answers(item: Item) -> list[str]:

@@ -105,3 +105,12 @@ def test_the_user_can_still_ask_for_retries_over_a_declared_policy(mock_server, 
     assert server.requests["503"] == 6 and result.summary["n_failed"] == 3
     with open_run(tmp_path / "run") as reader:
         assert "retry_policy" not in reader.manifest.options
+
+
+def test_a_failed_attempt_is_not_a_completed_medphys_response(mock_server, tmp_path):
+    """Seed 000 § 6.4 also reports accuracy over completed responses: an attempt without a reply is not one."""
+    from physbench.suites.medphys.report.analyses import completed
+
+    _run(mock_server, tmp_path / "run", max_attempts=1)
+    run = load_runs([tmp_path / "run"]).models[0]
+    assert [completed(r) for r in run.results].count(False) == 3
