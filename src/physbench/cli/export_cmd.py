@@ -47,8 +47,8 @@ def register(app: typer.Typer) -> None:
         limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Only N items."),
         key_file: Optional[str] = typer.Option(None, "--key-file", help="Secret key of the test split."),
         option: Optional[list[str]] = typer.Option(None, "--option", help="A suite's item option NAME=VALUE."),
-        include_reference: bool = typer.Option(False, "--include-reference",
-                                               help="Keep references and metadata of a keyed split (dev always has them)."),
+        include_reference: bool = typer.Option(
+            False, "--include-reference", help="Keep references and metadata of a keyed split (dev always has them)."),
     ) -> None:
         """Write a suite's items, one row each (id, suite, kind, messages, reference, meta, canary);
         a keyed split's rows hold only the prompts unless --include-reference."""

@@ -27,7 +27,8 @@ def scored_text(s: Mapping[str, Any]) -> str:
     scored = s.get("n_scored", s["n_done"])
     if not n_failed:
         return f"{plural(s['n_done'], 'response')} graded"
-    return f"{plural(scored, 'attempt')} ({s['n_done']} graded, {n_failed} without a reply after its retries: no credit)"
+    return (f"{plural(scored, 'attempt')} ({s['n_done']} graded, {n_failed} without a reply after its retries: "
+            "no credit)")
 
 
 def _table(title: str, cells: Sequence[dict[str, Any]]) -> list[str]:

@@ -70,7 +70,8 @@ def summarise(reader: "RunReader") -> dict[str, Any]:
         "n_attempts": m.n_items * m.repeats, "n_done": n_done, "n_failed": len(failures), "n_scored": n_scored,
         "n_correct": n_correct,
         "accuracy": overall["accuracy"], "ci_low": overall["ci_low"], "ci_high": overall["ci_high"],
-        "outcomes": {o: n for o, n in outcomes.items() if o in OUTCOMES or n}, "n_errors": len(failures), "errors": _top_errors(failures),
+        "outcomes": {o: n for o, n in outcomes.items() if o in OUTCOMES or n},  # `failed` only where there are some
+        "n_errors": len(failures), "errors": _top_errors(failures),
         "tokens": tokens, "cost_usd": cost if priced else None,
         "by_kind": _cells(kinds), "by_group": _cells(groups),
         "started_at": m.started_at, "package_version": m.package_version, "git_revision": m.git_revision,
