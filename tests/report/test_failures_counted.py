@@ -114,3 +114,17 @@ def test_a_failed_attempt_is_not_a_completed_medphys_response(mock_server, tmp_p
     _run(mock_server, tmp_path / "run", max_attempts=1)
     run = load_runs([tmp_path / "run"]).models[0]
     assert [completed(r) for r in run.results].count(False) == 3
+
+
+def test_research_steps_count_attempts_without_a_reply(mock_server, tmp_path):
+    """Every request fails: each step of each problem is run once and counts as not solved, where the
+    research tables used to hold no row at all ("no graded research responses")."""
+    server = mock_server(faults=[{"match": "", "sequence": ["503"]}])
+    config = EvalConfig(suite="research", protocol="two-step", model="openai/mock", base_url=server.base_url,
+                        run_dir=str(tmp_path / "run"), quiet=True, retry_delay_s=0.0, max_attempts=1, limit=2,
+                        repeats=1)
+    assert evaluate(config).summary["n_failed"] == 2
+    report = build_report(load_runs([tmp_path / "run"]), figures=False)
+    research = report.doc["analyses"]["research"]
+    assert [(row["n"], row["n_correct"]) for row in research["steps"]] == [(1, 0), (1, 0)]
+    assert research["metrics"][0]["average_accuracy"] == 0.0
