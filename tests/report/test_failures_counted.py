@@ -128,3 +128,18 @@ def test_research_steps_count_attempts_without_a_reply(mock_server, tmp_path):
     research = report.doc["analyses"]["research"]
     assert [(row["n"], row["n_correct"]) for row in research["steps"]] == [(1, 0), (1, 0)]
     assert research["metrics"][0]["average_accuracy"] == 0.0
+
+
+def test_clincalc_tables_count_an_attempt_without_a_reply_as_no_answer(mock_server, tmp_path):
+    """Table 14 (right / wrong / none) puts a failed attempt under none, and Table 8's accuracy on attempted
+    rows leaves it out, as it does an abstention; the overall accuracy keeps it in the denominator."""
+    server = mock_server(faults=[{"match": "", "sequence": ["503"]}])
+    config = EvalConfig(suite="clincalc", protocol="open-book-arithmetic", model="openai/mock",
+                        base_url=server.base_url, run_dir=str(tmp_path / "run"), quiet=True, retry_delay_s=0.0,
+                        max_attempts=1, limit=3, repeats=1)
+    assert evaluate(config).summary["n_failed"] == 3
+    clincalc = build_report(load_runs([tmp_path / "run"]), figures=False).doc["analyses"]["clincalc"]
+    full = next(r for r in clincalc["outcome_sets"] if r["set"] == "full")
+    assert (full["rows"], full["right"], full["wrong"], full["none"]) == (3, 0.0, 0.0, 1.0)
+    (table8,) = clincalc["program_outcomes"]
+    assert table8["rows"] == 3 and table8["accuracy"] == 0.0 and table8["attempted_accuracy"] is None
