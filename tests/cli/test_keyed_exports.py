@@ -144,3 +144,22 @@ def test_a_public_run_exports_its_grades_as_before(cli, tmp_path):
     assert cli("eval", "medphys", "--model", "oracle", "--limit", "3", "--run-dir", str(run), "--quiet").returncode == 0
     assert cli("export-results", str(run), "--out", str(out)).returncode == 0
     assert all(row["outcome"] == "correct" and json.loads(row["grade_detail"]) is not None for row in _read(out))
+
+
+def test_a_store_written_before_runs_recorded_their_key_counts_as_keyed_unless_public():
+    from physbench.runner.manifest import Manifest
+    from physbench.runner.results import keyed_run
+
+    def manifest(split: str, **options) -> Manifest:
+        return Manifest(suite="medphys", split=split, protocol="direct", model_spec="oracle", sampling={}, repeats=1,
+                        n_items=1, item_set_hash="0", options=options)
+
+    assert keyed_run(manifest("test")) and keyed_run(manifest("test-half"))
+    assert not keyed_run(manifest("dev")) and not keyed_run(manifest("targeted:mu:3:isocentric_isq_omitted"))
+    assert keyed_run(manifest("dev", keyed=True)) and not keyed_run(manifest("test", keyed=False))
+
+
+def test_a_key_without_include_reference_is_refused(cli, tmp_path, keyed_run, key_file):
+    out = tmp_path / "results.jsonl"
+    r = cli("export-results", str(keyed_run), "--out", str(out), "--key-file", str(key_file))
+    assert r.returncode == 2 and "--include-reference" in r.stderr and not out.exists()
