@@ -27,8 +27,8 @@ from physbench.runner.engine import Engine
 from physbench.runner.manifest import Manifest, git_revision
 from physbench.runner.progress import Tally, make_progress
 from physbench.runner.retry import DEFAULT_MAX_ATTEMPTS, RetryPolicy, declared_retries
-from physbench.runner.sink import ProcessSink, forking, make_sink
 from physbench.runner.results import failed_keys
+from physbench.runner.sink import ProcessSink, forking, make_sink
 from physbench.runner.store import STORE_NAME, RunStore, open_run
 
 

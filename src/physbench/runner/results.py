@@ -188,9 +188,6 @@ class RunReader:
             r = _result(row, self._items)
             yield r if r.status == "done" else replace(r, grade=failed_grade(r.errors))
 
-    def failed_keys(self) -> set[tuple[str, int]]:
-        return failed_keys(self.conn)
-
     def count_done(self) -> int:
         return int(self.conn.execute("SELECT COUNT(*) FROM attempts WHERE status = 'done'").fetchone()[0])
 

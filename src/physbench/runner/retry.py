@@ -56,10 +56,6 @@ class DeclaredRetries:
     max_attempts: int = DEFAULT_MAX_ATTEMPTS
     source: str = ""
 
-    @property
-    def redo_failed(self) -> bool:
-        return self.max_attempts > 1
-
 
 def declared_retries(suite: Any) -> DeclaredRetries | None:
     """The suite's declared retry policy, if it declares one."""
