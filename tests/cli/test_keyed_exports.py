@@ -47,8 +47,10 @@ def _strings(value) -> list[str]:
 def _secrets(item: Item) -> list[str]:
     """What must not be readable outside the messages: reference values, seeds, params and their hash."""
     out = [item.params_hash]
-    for v in _strings(dict(item.reference)):
-        if re.fullmatch(r"-?\d+\.\d{3,}(e-?\d+)?", v):  # the reference's own numbers (not 0, 1, bands like 0.01)
+    reference = {k: v for k, v in item.reference.items() if k != "band"}  # a generator's band is public
+    for v in _strings(reference):
+        digits = re.sub(r"e.*", "", v).replace("-", "").replace(".", "").lstrip("0")
+        if re.fullmatch(r"-?\d+\.\d+(e-?\d+)?", v) and len(digits) >= 4:  # the reference's own numbers
             out.append(v)
     for v in _strings(dict(item.params)):
         if len(v) >= 6:  # params a planted worksheet may show otherwise
@@ -163,3 +165,16 @@ def test_a_key_without_include_reference_is_refused(cli, tmp_path, keyed_run, ke
     out = tmp_path / "results.jsonl"
     r = cli("export-results", str(keyed_run), "--out", str(out), "--key-file", str(key_file))
     assert r.returncode == 2 and "--include-reference" in r.stderr and not out.exists()
+
+
+def test_the_report_of_a_keyed_run_holds_no_item_id_or_reference(cli, tmp_path, keyed_run):
+    """The decision in docs/security.md: a keyed run's report (Markdown and JSON) is aggregates only, so it
+    may be shared; no item is named and no reference value or params hash is printed."""
+    out = tmp_path / "report"
+    r = cli("report", str(keyed_run), "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    text = (out / "report.md").read_text() + (out / "report.json").read_text() + (out / "report.html").read_text()
+    items = load_items(EvalConfig(suite="medphys", split="test", key=bytes.fromhex(KEY_HEX), limit=24))
+    for item in items:
+        assert item.id not in text and item.id.rsplit("/", 1)[-1] not in text
+        assert all(secret not in text for secret in _secrets(item) if not secret.isidentifier()), item.id
