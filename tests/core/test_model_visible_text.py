@@ -357,6 +357,8 @@ def test_later_turns_are_walked_and_an_answer_before_its_step_is_found():
     assert any(carried in "\n".join(c.texts) for c in calls)  # the oracle carryover is seen, and allowed
     assert not leaks(item, calls)
     later = next(s for s in steps[1:] if secrets(item)[s["id"]])
-    early = replace(item, protocol_data={"steps": [{**steps[0], "ask": steps[0]["ask"] + later["expected"]},
-                                                   *steps[1:]]})
+    first = {**steps[0], "ask": steps[0]["ask"] + later["expected"]}
+    if isinstance(first.get("alone"), str):  # the official form asks each checkpoint from its own text
+        first["alone"] += later["expected"]
+    early = replace(item, protocol_data={"steps": [first, *steps[1:]]})
     assert leaks(early, shown(walk, [early])[0])
