@@ -1,0 +1,118 @@
+"""Band edges (issue 35, item 2): a threshold decision on a printed value is exact. 28 mg/dL of BUN
+is 28, not 27.999999999999996; a value converted to its own unit is untouched; writing the same
+quantity in a decimal multiple of its unit (mg/L for mg/dL) never changes any calculator's answer."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from physbench.suites.clincalc import synth, synth_values, units
+from physbench.suites.clincalc.calculators import CALCULATORS, compute
+from physbench.suites.clincalc.entities import EntityError
+from physbench.suites.clincalc.errata import errata
+
+MALE_60 = {"age": [60, "years"], "sex": "Male"}
+
+
+def test_glasgow_blatchford_bun_of_exactly_28_scores_the_4_point_band():
+    base = {"Heart Rate or Pulse": [80, "beats per minute"], "sex": "Male", "Hemoglobin": [14, "g/dL"],
+            "Systolic Blood Pressure": [120, "mm Hg"]}
+    assert compute(27, {**base, "Blood Urea Nitrogen (BUN)": [28, "mg/dL"]}) == 4
+    assert compute(27, {**base, "Blood Urea Nitrogen (BUN)": [27.9, "mg/dL"]}) == 3
+
+
+def _sofa(creatinine: list) -> int:
+    return compute(43, {"PaO2": [95, "mm Hg"], "FiO2": [21, "%"], "Bilirubin": [0.5, "mg/dL"],
+                        "Platelet count": [200000, "µL"], "creatinine": creatinine})
+
+
+def test_sofa_creatinine_of_exactly_3_5_scores_3_renal_points_in_either_unit():
+    assert _sofa([3.5, "mg/dL"]) - _sofa([1.0, "mg/dL"]) == 3
+    assert _sofa([35, "mg/L"]) == _sofa([3.5, "mg/dL"])
+    assert _sofa([3.49, "mg/dL"]) - _sofa([1.0, "mg/dL"]) == 2
+
+
+def test_apache_creatinine_points_at_exactly_3_5_mg_dl():
+    from physbench.suites.clincalc.calculators import apache
+    from physbench.suites.clincalc.entities import Entities
+    cr = Entities({"creatinine": [3.5, "mg/dL"]}).conc("creatinine", "mg/dL", "creatinine")
+    assert cr == 3.5 and apache.creatinine_points(cr, False) == 4
+
+
+def test_ckd_epi_male_creatinine_of_exactly_0_9_is_flagged_by_the_kappa_erratum():
+    kappa = next(e for e in errata() if e.when == "ckd_epi_male_low_creatinine")
+    assert kappa.applies(0, "", {**MALE_60, "creatinine": [0.9, "mg/dL"]})
+    assert not kappa.applies(0, "", {**MALE_60, "creatinine": [0.91, "mg/dL"]})
+
+
+@settings(max_examples=300, derandomize=True)
+@given(st.floats(min_value=1e-6, max_value=1e6, allow_nan=False, allow_infinity=False),
+       st.sampled_from(["mg/dL", "g/dL", "mmol/L", "µmol/L", "mEq/L", "g/L"]))
+def test_a_value_converted_to_its_own_unit_is_untouched(value, unit):
+    assert units.convert_concentration(value, unit, unit, "sodium") == value
+
+
+@settings(max_examples=200, derandomize=True)
+@given(st.integers(min_value=1, max_value=100_000), st.integers(min_value=0, max_value=3))
+def test_a_printed_decimal_survives_a_decimal_change_of_unit(digits, places):
+    printed = Fraction(digits, 10 ** places)
+    in_mg_l = float(printed * 10)
+    assert units.convert_concentration(in_mg_l, "mg/L", "mg/dL") == float(printed)
+    assert units.weight_kg(float(printed * 1000), "g") == float(printed)
+
+
+# ---- every calculator, swept over the printed grid of each quantity it reads --------------
+
+# a decimal multiple of each unit the synthetic set prints: (unit, factor to multiply the value by)
+RESCALED = {"mg/dL": ("mg/L", 10), "g/dL": ("g/L", 10), "mEq/L": ("mEq/dL", Fraction(1, 10)),
+            "mmol/L": ("µmol/L", 1000), "µmol/L": ("mmol/L", Fraction(1, 1000)), "kg": ("g", 1000),
+            "cm": ("m", Fraction(1, 100)), "µL": ("L", 10 ** 6), "mm^3": ("L", 10 ** 6)}
+
+
+def _grid(spec: synth_values.Quantity) -> list[Fraction]:
+    """Printed values from lo to hi: the spec's decimals, coarsened to at most ~150 points on round steps."""
+    lo, hi = Fraction(repr(spec.lo)), Fraction(repr(spec.hi))
+    for step in (Fraction(1, 10 ** spec.decimals), *(Fraction(m) * Fraction(10) ** k
+                                                     for k in range(-2, 6) for m in (1, 5))):
+        if step >= Fraction(1, 10 ** spec.decimals) and (hi - lo) / step <= 150:
+            break
+    start = (lo / step).__ceil__() * step
+    return [start + i * step for i in range(int((hi - start) / step) + 1)]
+
+
+def _quantities(calc_id: int, entities: dict) -> list[str]:
+    return [n for n, v in entities.items() if isinstance(v, list) and len(v) == 2 and v[1] in RESCALED
+            and isinstance(synth_values.spec_for(calc_id, n), synth_values.Quantity)
+            and synth_values.spec_for(calc_id, n).unit == v[1]]
+
+
+def _answer(calc_id: int, entities: dict):
+    try:
+        return compute(calc_id, entities)
+    except EntityError as exc:
+        return f"error: {exc}"
+
+
+@pytest.mark.parametrize("calc_id", sorted(CALCULATORS))
+def test_every_band_edge_is_decided_on_the_printed_value(calc_id):
+    """For each quantity the calculator reads, every printed value on its grid (edges included: BUN
+    28, creatinine 0.9, 1.2, 2.0, 3.5, platelets 50 000 ...) gives the same answer in a decimal multiple of
+    its unit; floating-point conversion fails this at the edges (28 mg/dL -> 27.999999999999996)."""
+    rng = random.Random(calc_id)
+    entities = synth.draw_entities(CALCULATORS[calc_id], rng)
+    checked = 0
+    for name in _quantities(calc_id, entities):
+        spec = synth_values.spec_for(calc_id, name)
+        unit = spec.unit
+        other, factor = RESCALED[unit]
+        for printed in _grid(spec):
+            a = _answer(calc_id, {**entities, name: [float(printed), unit]})
+            b = _answer(calc_id, {**entities, name: [float(printed * factor), other]})
+            assert a == b, (name, str(printed), unit, a, b)
+            checked += 1
+    assert checked or not _quantities(calc_id, entities) or calc_id == 49
