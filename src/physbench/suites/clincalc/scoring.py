@@ -3,10 +3,11 @@
 decimal: correct inside [Lower Limit, Upper Limit]; score: equal to the gold (a Wells' PE total
 may be a half point); date: the same calendar day (gold cells are MM/DD/YYYY); gestational age:
 the same (weeks, days) integers (gold cells are ('W weeks', 'D days')). A model reply's answer
-is the first number (date, age) on its final-answer line; a reply with none is wrong.
+is the result on its final-answer line (after its last '='; a range or a list is no answer), or its
+first date or gestational age; a reply with none is wrong.
 
 Upstream evaluate.py rounds an integer-score answer before comparing (2.6 would pass for 3); this
-module follows the paper's and the issue's reading, exact equality, so 2.6 is wrong.
+module follows the paper's reading, exact equality, so 2.6 is wrong (official_scoring.py has theirs).
 """
 
 from __future__ import annotations
@@ -125,7 +126,7 @@ def parse_reply(text: Any, calc_id: int) -> Any:
         return answers.first_date(line)
     if kind == "gestational_age":
         return answers.gestational_age(line)
-    return answers.first_number(line)
+    return answers.answer_number(line)
 
 
 def score_answer(answer: Any, row: "Row") -> bool:
