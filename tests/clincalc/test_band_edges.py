@@ -19,11 +19,13 @@ from physbench.suites.clincalc.errata import errata
 MALE_60 = {"age": [60, "years"], "sex": "Male"}
 
 
-def test_glasgow_blatchford_bun_of_exactly_28_scores_the_4_point_band():
+@pytest.mark.parametrize("formulas", ["clinical", "benchmark"])
+def test_glasgow_blatchford_bun_of_exactly_28_scores_the_4_point_band(formulas):
     base = {"Heart Rate or Pulse": [80, "beats per minute"], "sex": "Male", "Hemoglobin": [14, "g/dL"],
             "Systolic Blood Pressure": [120, "mm Hg"]}
-    assert compute(27, {**base, "Blood Urea Nitrogen (BUN)": [28, "mg/dL"]}) == 4
-    assert compute(27, {**base, "Blood Urea Nitrogen (BUN)": [27.9, "mg/dL"]}) == 3
+    assert compute(27, {**base, "Blood Urea Nitrogen (BUN)": [28, "mg/dL"]}, formulas) == 4
+    assert compute(27, {**base, "Blood Urea Nitrogen (BUN)": [280, "mg/L"]}, formulas) == 4
+    assert compute(27, {**base, "Blood Urea Nitrogen (BUN)": [27.9, "mg/dL"]}, formulas) == 3
 
 
 def _sofa(creatinine: list) -> int:
@@ -91,15 +93,16 @@ def _quantities(calc_id: int, entities: dict) -> list[str]:
             and synth_values.spec_for(calc_id, n).unit == v[1]]
 
 
-def _answer(calc_id: int, entities: dict):
+def _answer(calc_id: int, entities: dict, formulas: str):
     try:
-        return compute(calc_id, entities)
+        return compute(calc_id, entities, formulas)
     except EntityError as exc:
         return f"error: {exc}"
 
 
+@pytest.mark.parametrize("formulas", ["clinical", "benchmark"])
 @pytest.mark.parametrize("calc_id", sorted(CALCULATORS))
-def test_every_band_edge_is_decided_on_the_printed_value(calc_id):
+def test_every_band_edge_is_decided_on_the_printed_value(calc_id, formulas):
     """For each quantity the calculator reads, every printed value on its grid (edges included: BUN
     28, creatinine 0.9, 1.2, 2.0, 3.5, platelets 50 000 ...) gives the same answer in a decimal multiple of
     its unit; floating-point conversion fails this at the edges (28 mg/dL -> 27.999999999999996)."""
@@ -111,8 +114,8 @@ def test_every_band_edge_is_decided_on_the_printed_value(calc_id):
         unit = spec.unit
         other, factor = RESCALED[unit]
         for printed in _grid(spec):
-            a = _answer(calc_id, {**entities, name: [float(printed), unit]})
-            b = _answer(calc_id, {**entities, name: [float(printed * factor), other]})
+            a = _answer(calc_id, {**entities, name: [float(printed), unit]}, formulas)
+            b = _answer(calc_id, {**entities, name: [float(printed * factor), other]}, formulas)
             assert a == b, (name, str(printed), unit, a, b)
             checked += 1
     assert checked or not _quantities(calc_id, entities) or calc_id == 49

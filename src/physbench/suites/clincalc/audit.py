@@ -75,9 +75,9 @@ def audit_row(row: Row, subset: frozenset[int] | None = None) -> tuple[str, Disa
                                         "library-error", why)
     found = []
     for e in errata():
-        if e.calculator_id != row.calculator_id or not e.applies(row.row_number, row.note_id, row.entities):
+        if not e.covers(row.calculator_id) or not e.applies(row.row_number, row.note_id, row.entities):
             continue
-        value = e.benchmark_value(row.entities)
+        value = e.benchmark_value(row.entities, row.calculator_id)
         found.append({"id": e.id, "status": e.status, "reason": e.reason, "source": e.source,
                       "benchmark_value": _plain(value), "reproduces_gold": _benchmark_matches(value, row)})
     if any(f["reproduces_gold"] for f in found):

@@ -9,7 +9,8 @@ Conversions are done in exact rational arithmetic on the value as printed (its d
 rounded to a float once, at the end: 28 mg/dL stays 28, 3.5 mg/dL stays 3.5, so a threshold decision
 on a printed value is exact. The benchmark's own micromole conversion is not exact (it rounds to 5
 decimals and snaps creatinine of 100 umol/L or more to 10 umol/L); that moves some answers out of
-their band and is an erratum (`creatinine_umol_snap` in data/errata.json), not reproduced here.
+their band and is an erratum (`unit-conversion-rounding` in data/errata.json), reproduced only under
+the `benchmark` formula version (benchmark_units.py).
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+
+from physbench.suites.clincalc import benchmark_units
+from physbench.suites.clincalc.formula_version import deviates
 
 
 class UnitError(ValueError):
@@ -45,6 +49,7 @@ ANALYTES: dict[str, Analyte] = {
     "albumin": Analyte(66500),
     "hemoglobin": Analyte(64500),
     "bilirubin": Analyte(584.66),
+    "bilirubin_548": Analyte(548.66),  # the benchmark's Child-Pugh (erratum child-pugh-bilirubin-molar-mass)
     "cholesterol": Analyte(386.654),
     "triglycerides": Analyte(861.338),
 }
@@ -106,6 +111,9 @@ def convert_concentration(value: float, unit: str, target: str, analyte: str | N
     molar mass and valence when the kinds differ."""
     src_kind, src_amount, src_vol = _split_concentration(unit)
     dst_kind, dst_amount, dst_vol = _split_concentration(target)
+    if deviates("unit-conversion-rounding"):
+        return _as_benchmark(value, (src_kind, src_amount, src_vol), (dst_kind, dst_amount, dst_vol), unit, target,
+                             analyte)
     per_litre = exact(value) * src_amount / src_vol  # g/L, mol/L or Eq/L, exactly
     if src_kind != dst_kind:
         if analyte is None or analyte not in ANALYTES:
@@ -116,6 +124,16 @@ def convert_concentration(value: float, unit: str, target: str, analyte: str | N
         per_litre = {"mass": lambda m: m * _mass(a), "mol": lambda m: m,
                      "eq": lambda m: _mol_to_eq(m, a, target)}[dst_kind](moles)
     return float(per_litre * dst_vol / dst_amount)
+
+
+def _as_benchmark(value: float, src: tuple, dst: tuple, unit: str, target: str, analyte: str | None) -> float:
+    if src[0] != dst[0] and (analyte is None or analyte not in ANALYTES):
+        raise UnitError(f"cannot convert {unit} to {target} without a known analyte")
+    a = ANALYTES.get(analyte or "", Analyte(1.0))
+    if {src[0], dst[0]} & {"eq"} and src[0] != dst[0] and not a.valence:
+        raise UnitError(f"{unit if src[0] == 'eq' else target} needs a charged analyte")
+    return float(benchmark_units.concentration(float(value), src[0], float(src[1]), float(src[2]), dst[0],
+                                               float(dst[1]), float(dst[2]), a.molar_mass, a.valence))
 
 
 def _eq_to_mol(eq: Fraction, a: Analyte, unit: str) -> Fraction:
