@@ -67,6 +67,11 @@ def item_library(item: "Item") -> frozenset[int] | None:
     return None if ids is None else frozenset(int(i) for i in ids)
 
 
+def item_formulas(item: "Item") -> str | None:
+    """The formula version the item's library and formula texts follow (None: the default, benchmark)."""
+    return _data(item).get("formulas")
+
+
 def _seed(ask: Ask) -> int:
     return arms.seed_of(getattr(ask, "repeat", 0) or 0)
 
@@ -75,7 +80,8 @@ def _calc(item: "Item") -> int:
     return int(item.reference["calc_id"])
 
 
-def library_value(calc_id: int, entities: Any, subset: frozenset[int] | None) -> tuple[Any, str]:
+def library_value(calc_id: int, entities: Any, subset: frozenset[int] | None,
+                  formulas: str | None = None) -> tuple[Any, str]:
     """(plain answer, '') from the library, or (None, why); never raises on extracted entities."""
     from physbench.suites.clincalc.library import library_answer
     from physbench.suites.clincalc.scoring import plain_answer
@@ -83,7 +89,7 @@ def library_value(calc_id: int, entities: Any, subset: frozenset[int] | None) ->
     if not isinstance(entities, Mapping):
         return None, "the extraction is not a JSON object"
     try:
-        value, why = library_answer(calc_id, entities, subset)
+        value, why = library_answer(calc_id, entities, subset, formulas)
     except Exception as exc:  # a function raising on odd extracted values is an abstention (Appendix A.1)
         return None, f"the calculator raised {type(exc).__name__}"
     return (None, why) if value is None else (plain_answer(value), "")
@@ -97,7 +103,7 @@ async def extract_solve(item: "Item", ask: Ask, messages: Any, sampling: Samplin
     entities = read_extraction(reply.text)
     if entities is None:
         return None, "no JSON object of variables in the extraction"
-    return library_value(_calc(item), entities, item_library(item))
+    return library_value(_calc(item), entities, item_library(item), item_formulas(item))
 
 
 def _extraction_messages(item: "Item") -> tuple[Message, Message]:
@@ -234,7 +240,8 @@ class LibraryFirst(Settled):
         why = "outside the library"
         if subset is None or calc in subset:
             if self.first == "gold":
-                value, why = library_value(calc, parse_entities(str(item.reference["entities"]), item.id), subset)
+                value, why = library_value(calc, parse_entities(str(item.reference["entities"]), item.id), subset,
+                                           item_formulas(item))
             else:
                 value, why = await extract_solve(item, ask, _extraction_messages(item), self.sampling("extraction"))
             if value is not None:

@@ -61,9 +61,10 @@ def _benchmark_matches(value: Any, row: Row) -> bool:
     return status == "ok" and matches(answer, gold)
 
 
-def audit_row(row: Row, subset: frozenset[int] | None = None) -> tuple[str, Disagreement | None]:
-    """('agree' | 'abstained' | 'disagree', the disagreement or None)."""
-    answer, why = library_answer(row.calculator_id, row.entities, subset)
+def audit_row(row: Row, subset: frozenset[int] | None = None,
+              formulas: str | None = None) -> tuple[str, Disagreement | None]:
+    """('agree' | 'abstained' | 'disagree', the disagreement or None), the library under `formulas`."""
+    answer, why = library_answer(row.calculator_id, row.entities, subset, formulas)
     if answer is None and "outside the library subset" in why:
         return "abstained", None
     gold = gold_of(row)
@@ -91,12 +92,13 @@ def audit_row(row: Row, subset: frozenset[int] | None = None) -> tuple[str, Disa
                                     status, reason, found)
 
 
-def audit(rows: Iterable[Row], source: str = "", subset: frozenset[int] | None = None) -> AuditReport:
+def audit(rows: Iterable[Row], source: str = "", subset: frozenset[int] | None = None,
+          formulas: str | None = None) -> AuditReport:
     agree = abstained = n = 0
     out: list[Disagreement] = []
     for row in rows:
         n += 1
-        verdict, d = audit_row(row, subset)
+        verdict, d = audit_row(row, subset, formulas)
         agree += verdict == "agree"
         abstained += verdict == "abstained"
         if d is not None:

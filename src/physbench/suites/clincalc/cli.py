@@ -66,18 +66,30 @@ def compute(calc_id: int = typer.Argument(..., help="Calculator id (see `clincal
 
 @clincalc_app.command("audit")
 def audit(data: str = typer.Option(..., "--data", help="A .csv or .parquet file, or 'one-shot'."),
+          formulas: str = typer.Option("benchmark", "--formulas", help="Formula version checked against the gold: "
+                                       "benchmark (what the dataset's code computes) or clinical."),
           as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
-    """The library on every row; each row where it and the gold disagree, with the reason where known."""
+    """The library on every row against the gold; then both formula versions side by side, each row where
+    they differ explained by the errata that make the difference."""
     from physbench.suites.clincalc.audit import audit as run_audit
     from physbench.suites.clincalc.dataset import load
+    from physbench.suites.clincalc.formula_version import VERSIONS
+    from physbench.suites.clincalc.version_audit import compare
 
+    if formulas not in VERSIONS:
+        raise UserError(f"unknown formula version {formulas!r}; choose one of {', '.join(VERSIONS)}")
     ds = load(data)
-    report = run_audit(ds.rows, ds.source)
-    lines = [f"{report.n_rows} rows: {report.n_agree} agree, {report.n_disagree} disagree, "
-             f"{report.n_abstained} outside the library"]
+    report = run_audit(ds.rows, ds.source, formulas=formulas)
+    versions = compare(ds.rows)
+    lines = [f"{report.n_rows} rows, {formulas} formulas: {report.n_agree} agree with the gold, "
+             f"{report.n_disagree} disagree, {report.n_abstained} outside the library"]
     lines += [f"row {d.row_number} (calculator {d.calculator_id}): gold {d.gold}, library {d.library}; "
               f"{d.status}: {d.reason}" for d in report.disagreements]
-    _emit(report.to_json(), as_json, "\n".join(lines))
+    lines.append(f"formula versions: benchmark reproduces {versions.correct['benchmark']} golds, clinical "
+                 f"{versions.correct['clinical']}; they differ on {len(versions.differences)} rows")
+    lines += [f"row {d.row_number} (calculator {d.calculator_id}): gold {d.gold}, benchmark {d.benchmark}, "
+              f"clinical {d.clinical}; {', '.join(d.errata) or 'UNEXPLAINED'}" for d in versions.differences]
+    _emit({**report.to_json(), "formulas": formulas, "versions": versions.to_json()}, as_json, "\n".join(lines))
 
 
 @clincalc_app.command("synth")

@@ -79,8 +79,8 @@ def worked_example(seed: int, exclude: str = "") -> str:
     return ""
 
 
-def _formula(calc_id: int) -> str:
-    return f"Formula:\n{formula_text(calc_id)}\n\nConventions:\n{conventions_text()}"
+def _formula(calc_id: int, formulas: str = "benchmark") -> str:
+    return f"Formula:\n{formula_text(calc_id, formulas)}\n\nConventions:\n{conventions_text(formulas)}"
 
 
 def _variables(row: Any) -> str:
@@ -112,8 +112,8 @@ def extraction(row: Any) -> tuple[str, str]:
     return SYSTEM, user
 
 
-def messages(row: Any, prompt: str, seed: int = FIXED_EXAMPLE_SEED) -> tuple[str, str]:
-    """(system, user) for one row under one prompt kind (see arms.PROMPTS)."""
+def messages(row: Any, prompt: str, seed: int = FIXED_EXAMPLE_SEED, formulas: str = "benchmark") -> tuple[str, str]:
+    """(system, user) for one row under one prompt kind (see arms.PROMPTS); formula texts in `formulas`."""
     from physbench.suites.clincalc.tree import describe
 
     note, question = f"Patient note:\n{row.patient_note}", f"Question: {row.question}"
@@ -123,15 +123,16 @@ def messages(row: Any, prompt: str, seed: int = FIXED_EXAMPLE_SEED) -> tuple[str
         page = f"Patient note (first {PAGE_WORDS} words):\n{first_words(row.patient_note, PAGE_WORDS)}"
         return SYSTEM, "\n\n".join([page, question, _variables(row), STEP_BY_STEP, ANSWER_LINE])
     if prompt == "open-book-arithmetic":
-        return SYSTEM, "\n\n".join([note, question, _formula(row.calculator_id), _variables(row), STEP_BY_STEP,
-                                    ANSWER_LINE])
+        return SYSTEM, "\n\n".join([note, question, _formula(row.calculator_id, formulas), _variables(row),
+                                    STEP_BY_STEP, ANSWER_LINE])
     if prompt == "extraction":
         return extraction(row)
     if prompt == "tree":
         return SYSTEM, "\n\n".join([note, question, TREE_TASK, describe()])
     if prompt in ("program-solve", "program-solve-syntax"):
         task = [PROGRAM_TASK, *(SYNTAX_LINES if prompt == "program-solve-syntax" else ()), FENCE_LINE]
-        return SYSTEM, "\n\n".join([note, question, _formula(row.calculator_id), _variables(row), " ".join(task)])
+        return SYSTEM, "\n\n".join([note, question, _formula(row.calculator_id, formulas), _variables(row),
+                                    " ".join(task)])
     if prompt == "blind-program":
         return SYSTEM, "\n\n".join([note, question, f"{PROGRAM_TASK} {FENCE_LINE}"])
     raise ValueError(f"unknown clincalc prompt {prompt!r}")

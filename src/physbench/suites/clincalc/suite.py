@@ -27,7 +27,8 @@ ARMS = tuple(arms.ARMS)
 PROGRAM_ARMS = tuple(a.name for a in arms.ARMS.values() if a.program)
 VALUE_ROUTES = ("library", "program", "tree")  # answers whose value, not text, is scored
 PROTOCOL_ALIASES = ("gold-library",)  # "program" and "blind-program" stay the core program protocol's names
-MAX_EXTRACTION_CHARS = 65_536  # an extraction reply beyond this is not read as JSON
+MAX_EXTRACTION_CHARS = 65_536
+DEFAULT_FORMULAS = "benchmark"  # formula_version.DEFAULT, without importing the calculators here  # an extraction reply beyond this is not read as JSON
 
 
 def _row_view(item: "Item") -> Any:
@@ -57,12 +58,15 @@ def read_extraction(text: Any) -> dict | None:
 
 class ClinCalcSuite:
     name = NAME
-    item_options = ("arm", "data", "library_subset")
+    item_options = ("arm", "data", "library_subset", "formulas")
 
     def items(self, split: str = "dev", *, key: bytes | None = None, limit: int | None = None,
               arm: str = "open-book-arithmetic", data: str | None = None, library_subset: str | None = None,
-              **_: Any) -> list["Item"]:
-        """One item per dataset row, in file order (dev: the shipped one-shot split)."""
+              formulas: str = DEFAULT_FORMULAS, **_: Any) -> list["Item"]:
+        """One item per dataset row, in file order (dev: the shipped one-shot split); `formulas` is the
+        formula version the library and the formula texts follow (benchmark, the default, or clinical)."""
+        from physbench.suites.clincalc.formula_version import VERSIONS
+
         from physbench.suites.clincalc.dataset import load, load_one_shot
         from physbench.suites.clincalc.library import load_library_subset
 
@@ -71,23 +75,27 @@ class ClinCalcSuite:
             raise UserError(f"unknown clincalc arm {arm!r}; choose one of {', '.join(ARMS)}")
         if split != "dev" and data is None:
             raise UserError("clincalc ships only the one-shot split; give the test split with --data PATH")
+        if formulas not in VERSIONS:
+            raise UserError(f"unknown formula version {formulas!r}; choose one of {', '.join(VERSIONS)}")
         subset = sorted(load_library_subset(library_subset)) if library_subset else None
         dataset = load(data) if data else load_one_shot()
-        self._source = dataset.manifest()
-        return [self._item(row, name, subset) for row in dataset.rows[: limit if limit is not None else None]]
+        self._source = {**dataset.manifest(), "formulas": formulas}
+        return [self._item(row, name, subset, formulas) for row in dataset.rows[: limit if limit is not None else None]]
 
     def data_source(self) -> dict[str, Any] | None:
-        """Where the last items came from (file, rows, sha256; the hub revision and commit), for the run manifest."""
+        """Where the last items came from (file, rows, sha256; the hub revision and commit) and the formula
+        version, for the run manifest."""
         return getattr(self, "_source", None)
 
-    def _item(self, row: Any, arm: str, subset: list[int] | None = None) -> "Item":
+    def _item(self, row: Any, arm: str, subset: list[int] | None = None,
+              formulas: str = "benchmark") -> "Item":
         from physbench.core.items import Item, Message
         from physbench.suites.clincalc.calculators import get
         from physbench.suites.clincalc.dataset import item_id
 
         calc, spec = get(row.calculator_id), arms.ARMS[arm]
-        system, user = prompts.messages(row, spec.prompt)
-        data: dict[str, Any] = {}
+        system, user = prompts.messages(row, spec.prompt, formulas=formulas)
+        data: dict[str, Any] = {} if formulas == DEFAULT_FORMULAS else {"formulas": formulas}
         if arm in arms.RESEEDED_ARMS or spec.prompt in arms.RESEEDED_ARMS:
             data.update(case=prompts.case_text(row, spec.prompt), note_key=prompts.note_key(row.patient_note))
         if spec.extraction:
@@ -100,6 +108,8 @@ class ClinCalcSuite:
         params = {"row": row.row_number, "arm": arm, "calculator": row.calculator_id}
         if subset is not None:
             params["library"] = subset
+        if formulas != DEFAULT_FORMULAS:
+            params["formulas"] = formulas
         return Item(id=item_id(row), suite=NAME, kind=calc.kind, messages=(Message("system", system), Message("user", user)),
                     reference={"calc_id": row.calculator_id, "ground_truth": row.ground_truth,
                                "lower": row.lower_limit, "upper": row.upper_limit, "entities": row.entities_text},
@@ -145,6 +155,7 @@ class ClinCalcSuite:
                              "calculator": row.calculator_id})
 
     def _score(self, item: "Item", answer: "Answer", row: Any) -> Any:
+        from physbench.suites.clincalc.arm_protocols import item_formulas
         from physbench.suites.clincalc.library import library_answer
         from physbench.suites.clincalc.scoring import Scored, matches, parse_gold, score_reply, score_value
 
@@ -160,7 +171,7 @@ class ClinCalcSuite:
             entities = read_extraction(getattr(answer, "text", None))
             if entities is None:
                 return Scored("abstained", None, "no JSON object of variables in the reply")
-            value, why = library_answer(row.calculator_id, entities)
+            value, why = library_answer(row.calculator_id, entities, None, item_formulas(item))
             if value is None:
                 return Scored("abstained", None, why)
             gold = parse_gold(row.calculator_id, row.ground_truth, row.lower_limit, row.upper_limit)
