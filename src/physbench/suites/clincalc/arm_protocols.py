@@ -308,5 +308,8 @@ def make(name: str, subset: str | None = None) -> "Protocol":
         "extract-first-program": lambda: LibraryFirst(name, "extract",
                                                       _program("program-solve", arms.PROGRAM_TOKENS), "program"),
         "extract-first-arithmetic": lambda: LibraryFirst(name, "extract", Reply("open-book-arithmetic"), "reply"),
+        "official-direct": lambda: Reply(name),
+        "official-zero-shot": lambda: Reply(name),
+        "official-one-shot": lambda: Reply(name),
     }
     return simple[name]()  # type: ignore[no-any-return]

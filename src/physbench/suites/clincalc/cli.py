@@ -92,6 +92,20 @@ def audit(data: str = typer.Option(..., "--data", help="A .csv or .parquet file,
     _emit({**report.to_json(), "formulas": formulas, "versions": versions.to_json()}, as_json, "\n".join(lines))
 
 
+@clincalc_app.command("replay-from-official")
+def replay_from_official(source: Path = typer.Argument(..., help="An official output file (.jsonl: Row Number, "
+                                                                 "Calculator ID, LLM Answer, LLM Explanation...)."),
+                         out: Path = typer.Option(..., "--out", help="The replay file to write."),
+                         as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """An official MedCalc-Bench output file as a `replay:` file, to re-score a leaderboard run both ways."""
+    from physbench.suites.clincalc.official_outputs import convert
+
+    c = convert(source, out)
+    _emit({"out": str(out), "rows": c.rows, "official_correct": c.official_correct, "reproduced": c.reproduced},
+          as_json, f"wrote {c.rows} replies to {out}; the file marks {c.official_correct} Correct; "
+          f"official scoring here reproduces {c.reproduced} of its verdicts")
+
+
 @clincalc_app.command("synth")
 def synth(out: Path = typer.Option(..., "--out", help="The file to write (.csv, or .parquet with pyarrow)."),
           per_calculator: int = typer.Option(20, "--per-calculator", help="Cases per calculator."),

@@ -28,6 +28,14 @@ def _category(r: "Result") -> Iterable[tuple[str, bool]]:
     yield str(r.item.meta.get("category") or "?"), bool(r.grade and r.grade.passed)
 
 
+def _scorings(r: "Result") -> Iterable[tuple[str, bool]]:
+    """Each text reply's verdict under physbench's scoring and under the official script's."""
+    detail = r.grade.detail if r.grade is not None else {}
+    for name in ("physbench", "official"):
+        if isinstance(detail.get(name), bool):
+            yield name, detail[name]
+
+
 def analyse(models: Sequence["RunData"], notes: dict[str, str]) -> dict[str, Any] | None:
     groups = accuracy_by(models, _audit_group)
     if not groups:
@@ -35,7 +43,8 @@ def analyse(models: Sequence["RunData"], notes: dict[str, str]) -> dict[str, Any
         return None
     from physbench.suites.clincalc.report_stats import analyse_arms
 
-    return {**analyse_arms(models), "audit_groups": groups, "categories": accuracy_by(models, _category)}
+    return {**analyse_arms(models), "audit_groups": groups, "categories": accuracy_by(models, _category),
+            "scorings": accuracy_by(models, _scorings)}
 
 
 def sections(analyses: Mapping[str, Any], notes: Mapping[str, str]) -> list["Section"]:
@@ -45,7 +54,12 @@ def sections(analyses: Mapping[str, Any], notes: Mapping[str, str]) -> list["Sec
     note = notes.get("clincalc", "no clincalc runs")
     return [*stat_sections(a, note),
             accuracy_section("clincalc-category", "Accuracy by category", "The dataset's Category column.",
-                             "category", a.get("categories"), note)]
+                             "category", a.get("categories"), note),
+            accuracy_section("clincalc-scoring", "Accuracy under physbench's and the official scoring",
+                             "Text replies scored both ways: physbench's reading (the final answer, exact "
+                             "integer scores) and the official MedCalc-Bench script's (last number, rounded "
+                             "integers, percent divided by 100; official_scoring.py). `--option scoring=official` "
+                             "makes the official verdict the pass mark.", "scoring", a.get("scorings"), note)]
 
 
 def answer_text(r: "Result") -> str:
