@@ -49,19 +49,28 @@ def _entities_argument(text: str) -> dict:
 @clincalc_app.command("compute")
 def compute(calc_id: int = typer.Argument(..., help="Calculator id (see `clincalc calculators`)."),
             entities: str = typer.Option(..., "--entities", help="Relevant Entities as a Python literal, or a file."),
+            formulas: str = typer.Option("benchmark", "--formulas", help="benchmark (what the dataset's code "
+                                         "computes) or clinical (the guideline)."),
             as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
-    """The library's answer for one calculator from Relevant Entities."""
+    """The library's answer for one calculator from Relevant Entities, with its unit, rounded for reading
+    (the JSON keeps the full value)."""
+    from physbench.suites.clincalc.answer_units import UNITS, answer_text
     from physbench.suites.clincalc.calculators import CALCULATORS
+    from physbench.suites.clincalc.formula_version import VERSIONS
     from physbench.suites.clincalc.library import library_answer
     from physbench.suites.clincalc.scoring import plain_answer
 
     if calc_id not in CALCULATORS:
         raise UserError(f"{calc_id} is not a MedCalc-Bench Verified calculator id (see `physbench clincalc calculators`)")
-    value, why = library_answer(calc_id, _entities_argument(entities))
+    if formulas not in VERSIONS:
+        raise UserError(f"unknown formula version {formulas!r}; choose one of {', '.join(VERSIONS)}")
+    value, why = library_answer(calc_id, _entities_argument(entities), formulas=formulas)
     if value is None:
         raise UserError(f"calculator {calc_id}: {why}")
-    answer = plain_answer(value)
-    _emit({"calculator": calc_id, "name": CALCULATORS[calc_id].name, "answer": answer}, as_json, str(answer))
+    calc = CALCULATORS[calc_id]
+    _emit({"calculator": calc_id, "name": calc.name, "answer": plain_answer(value), "formulas": formulas,
+           "unit": UNITS.get(calc_id, "") if calc.kind == "decimal" else ""}, as_json,
+          answer_text(calc_id, calc.kind, value))
 
 
 @clincalc_app.command("audit")

@@ -25,7 +25,7 @@ class GoldLibrary:
             self.name = f"gold-solve-library:subset={subset}"
 
     async def run(self, item: "Item", ask: Ask) -> Answer:
-        from physbench.suites.clincalc.arm_protocols import item_formulas, item_library
+        from physbench.suites.clincalc.item_data import item_formulas, item_library
         from physbench.suites.clincalc.dataset import parse_entities
         from physbench.suites.clincalc.library import library_answer
         from physbench.suites.clincalc.scoring import plain_answer

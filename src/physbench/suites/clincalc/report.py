@@ -41,10 +41,23 @@ def analyse(models: Sequence["RunData"], notes: dict[str, str]) -> dict[str, Any
     if not groups:
         notes["clincalc"] = "no graded clincalc responses"
         return None
-    from physbench.suites.clincalc.report_stats import analyse_arms
-
     return {**analyse_arms(models), "audit_groups": groups, "categories": accuracy_by(models, _category),
             "scorings": accuracy_by(models, _scorings)}
+
+
+def analyse_arms(runs: Sequence["RunData"]) -> dict[str, Any]:
+    """Every clincalc table's data for these runs (one arm of one model each)."""
+    from physbench.suites.clincalc.calculators import CALCULATORS
+    from physbench.suites.clincalc.report_audit import audit_accuracy_rows, audit_gap_rows
+    from physbench.suites.clincalc.report_stats import (accuracy_rows, agreement_rows, arm_runs, calculator_rows,
+                                                        gap_rows, ladder, outcome_sets, program_outcomes)
+
+    arms = [arm_runs(r) for r in runs if r.results]
+    known = [a for a in arms if all(c in CALCULATORS for c in a.calculators)]  # the audit tables need the ids
+    return {"arms": accuracy_rows(arms), "ladder": ladder(arms), "gaps": gap_rows(arms),
+            "audit_gaps": audit_gap_rows(known), "audit_accuracy": audit_accuracy_rows(known),
+            "outcome_sets": outcome_sets(arms), "program_outcomes": program_outcomes(arms),
+            "agreement": agreement_rows(arms), "calculators": calculator_rows(arms)}
 
 
 def sections(analyses: Mapping[str, Any], notes: Mapping[str, str]) -> list["Section"]:

@@ -15,13 +15,20 @@ from __future__ import annotations
 import datetime as dt
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from physbench.suites.clincalc import answers
 from physbench.suites.clincalc.calculators import get
 
-if TYPE_CHECKING:
-    from physbench.suites.clincalc.dataset import Row
+
+class Row(Protocol):
+    """What scoring reads of a row (a dataset.Row, or the suite's view of an item's reference): typed
+    here so that scoring and dataset do not import each other."""
+
+    calculator_id: int
+    ground_truth: str
+    lower_limit: str
+    upper_limit: str
 
 OUTCOMES = ("correct", "wrong", "bad_kind", "unreadable")
 

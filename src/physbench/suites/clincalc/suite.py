@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from physbench.core.errors import UserError
 from physbench.suites.clincalc import arms, prompts, prompts_official
+from physbench.suites.clincalc.extraction import MAX_EXTRACTION_CHARS, read_extraction  # noqa: F401 (kept here)
 
 if TYPE_CHECKING:
     from physbench.core.items import Item
@@ -39,36 +40,32 @@ def _row_view(item: "Item") -> Any:
                            lower_limit=str(r.get("lower", "")), upper_limit=str(r.get("upper", "")))
 
 
-def read_extraction(text: Any) -> dict | None:
-    """The variables a model extracted: the last JSON object in its reply, or None. Bounded, never eval."""
-    from physbench.core.tools import parse_arguments
-
-    if not isinstance(text, str) or len(text) > MAX_EXTRACTION_CHARS:
+def _note_words(value: str | int | None) -> int | None:
+    """The `note_words` option: a whole number of words from 1 to 100000, or None (the arms' own budgets)."""
+    if value is None or value == "":
         return None
-    end = text.rfind("}")
-    while end != -1:
-        start = text.rfind("{", 0, end)
-        while start != -1:
-            value, why = parse_arguments(text[start:end + 1])
-            if why is None and value:
-                return value
-            start = text.rfind("{", 0, start)
-        end = text.rfind("}", 0, end)
-    return None
+    try:
+        n = int(str(value).strip())
+    except ValueError:
+        raise UserError(f"note_words must be a whole number of words, got {value!r}") from None
+    if not 1 <= n <= 100_000:
+        raise UserError(f"note_words must be 1 to 100000, got {n}")
+    return n
 
 
 class ClinCalcSuite:
     name = NAME
-    item_options = ("arm", "data", "library_subset", "formulas", "scoring", "prompts")
+    item_options = ("arm", "data", "library_subset", "formulas", "scoring", "prompts", "note_words")
 
     def items(self, split: str = "dev", *, key: bytes | None = None, limit: int | None = None,
               arm: str = "open-book-arithmetic", data: str | None = None, library_subset: str | None = None,
               formulas: str = DEFAULT_FORMULAS, scoring: str = "physbench", prompts: str | None = None,
-              **_: Any) -> list["Item"]:
+              note_words: str | int | None = None, **_: Any) -> list["Item"]:
         """One item per dataset row, in file order (dev: the shipped one-shot split); `formulas` is the
         formula version the library and the formula texts follow (benchmark, the default, or clinical);
         `scoring` which verdict on a text reply passes (physbench's, the default, or the official script's);
-        `prompts` a user's file of the official prompt wording for the official-style arms."""
+        `prompts` a user's file of the official prompt wording for the official-style arms; `note_words`
+        the note budget of the note-only and extraction prompts (Tables 6 and 20: 250)."""
         from physbench.suites.clincalc.prompts_official import load_prompts
         from physbench.suites.clincalc.formula_version import VERSIONS
 
@@ -86,8 +83,10 @@ class ClinCalcSuite:
             raise UserError(f"unknown scoring {scoring!r}; choose one of {', '.join(SCORINGS)}")
         subset = sorted(load_library_subset(library_subset)) if library_subset else None
         self._prompts = load_prompts(prompts) if prompts else None
+        self._note_words = _note_words(note_words)
         dataset = load(data) if data else load_one_shot()
-        self._source = {**dataset.manifest(), "formulas": formulas, "scoring": scoring}
+        self._source = {**dataset.manifest(), "formulas": formulas, "scoring": scoring,
+                        **({"note_words": self._note_words} if self._note_words else {})}
         rows = dataset.rows[: limit if limit is not None else None]
         return [self._item(row, name, subset, formulas, scoring) for row in rows]
 
@@ -103,15 +102,17 @@ class ClinCalcSuite:
         from physbench.suites.clincalc.dataset import item_id
 
         calc, spec = get(row.calculator_id), arms.ARMS[arm]
+        note_words = getattr(self, "_note_words", None)
         if spec.prompt in prompts_official.STYLES:
             system, user = prompts_official.messages(row, spec.prompt, getattr(self, "_prompts", None))
         else:
-            system, user = prompts.messages(row, spec.prompt, formulas=formulas)
+            system, user = prompts.messages(row, spec.prompt, formulas=formulas, note_words=note_words)
         data: dict[str, Any] = {} if formulas == DEFAULT_FORMULAS else {"formulas": formulas}
         if arm in arms.RESEEDED_ARMS or spec.prompt in arms.RESEEDED_ARMS:
-            data.update(case=prompts.case_text(row, spec.prompt), note_key=prompts.note_key(row.patient_note))
+            data.update(case=prompts.case_text(row, spec.prompt, note_words),
+                        note_key=prompts.note_key(row.patient_note))
         if spec.extraction:
-            data["extraction"] = list(prompts.extraction(row))
+            data["extraction"] = list(prompts.extraction(row, note_words))
         if subset is not None:
             data["library"] = subset
         protocol_data: dict[str, Any] = {"clincalc": data} if data else {}
@@ -124,6 +125,8 @@ class ClinCalcSuite:
             params["formulas"] = formulas
         if scoring != SCORINGS[0]:
             params["scoring"] = scoring
+        if note_words:
+            params["note_words"] = note_words
         return Item(id=item_id(row), suite=NAME, kind=calc.kind, messages=(Message("system", system), Message("user", user)),
                     reference={"calc_id": row.calculator_id, "ground_truth": row.ground_truth,
                                "lower": row.lower_limit, "upper": row.upper_limit, "entities": row.entities_text},
@@ -187,7 +190,7 @@ class ClinCalcSuite:
                        row.upper_limit)
 
     def _score(self, item: "Item", answer: "Answer", row: Any) -> Any:
-        from physbench.suites.clincalc.arm_protocols import item_formulas
+        from physbench.suites.clincalc.item_data import item_formulas
         from physbench.suites.clincalc.library import library_answer
         from physbench.suites.clincalc.scoring import Scored, matches, parse_gold, score_reply, score_value
 
