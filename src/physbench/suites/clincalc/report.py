@@ -71,7 +71,7 @@ def sections(analyses: Mapping[str, Any], notes: Mapping[str, str]) -> list["Sec
             accuracy_section("clincalc-scoring", "Accuracy under physbench's and the official scoring",
                              "Text replies scored both ways: physbench's reading (the final answer, exact "
                              "integer scores) and the official MedCalc-Bench script's (last number, rounded "
-                             "integers, percent divided by 100; official_scoring.py). `--option scoring=official` "
+                             "integers, percent divided by 100; official_scoring.py). The option scoring=official "
                              "makes the official verdict the pass mark.", "scoring", a.get("scorings"), note)]
 
 
