@@ -5,6 +5,7 @@ the 22-calculator library stated as not public, and no import circles inside sui
 from __future__ import annotations
 
 import ast
+import json
 import asyncio
 from pathlib import Path
 from types import SimpleNamespace
@@ -106,3 +107,18 @@ def test_no_import_circles_in_suites_clincalc():
             if m not in seen:
                 seen.add(m)
                 todo.extend(graph[m])
+
+
+@pytest.mark.parametrize("arm", ["note-only", "note-only-gold", "extract-solve-library", "extract-solve-recalled"])
+def test_the_250_word_arms_run_with_the_oracle_and_the_manifest_records_the_settings(cli, tmp_path, arm):
+    from physbench.runner.store import open_run
+
+    run = tmp_path / "run"
+    r = cli("eval", "clincalc", "--arm", arm, "--model", "oracle", "--option", "note_words=250", "--option",
+            "formulas=clinical", "--run-dir", str(run), "--quiet", "--json")
+    assert r.returncode == 0, r.stderr
+    s = json.loads(r.stdout)
+    assert (s["n_done"], s["n_correct"]) == (55, 55)  # on the one-shot rows clinical stays inside every band
+    with open_run(run) as reader:
+        source = reader.manifest.options["data_source"]
+    assert (source["note_words"], source["formulas"], source["scoring"]) == (250, "clinical", "physbench")
