@@ -72,7 +72,8 @@ def curb65(e: Entities) -> int:
     score += 1 if e.conc("Blood Urea Nitrogen (BUN)", "mg/dL", "bun") > 19 else 0
     cut = math.trunc if deviates("curb65-truncated-vitals") else float  # erratum: int() on the vitals
     score += 1 if cut(e.number("respiratory rate")) >= 30 else 0
-    low_bp = (cut(e.pressure_mmhg("Systolic Blood Pressure")) < 90) | (cut(e.pressure_mmhg("Diastolic Blood Pressure")) <= 60)
+    sbp, dbp = cut(e.pressure_mmhg("Systolic Blood Pressure")), cut(e.pressure_mmhg("Diastolic Blood Pressure"))
+    low_bp = sbp < 90 or dbp <= 60
     score += 1 if low_bp else 0
     return score + (1 if e.age() >= 65 else 0)
 
