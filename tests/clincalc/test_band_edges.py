@@ -119,3 +119,29 @@ def test_every_band_edge_is_decided_on_the_printed_value(calc_id, formulas):
             assert a == b, (name, str(printed), unit, a, b)
             checked += 1
     assert checked or not _quantities(calc_id, entities) or calc_id == 49
+
+
+def test_a_pao2_fio2_ratio_of_printed_values_is_exact():
+    """56 mm Hg at 28% is a ratio of 200 (floating point gives 199.99999999999997, inside the benchmark's
+    (199, 200) gap, where the benchmark's own rounding sees 200)."""
+    from physbench.suites.clincalc.calculators.critical import pao2_fio2_ratio
+
+    assert pao2_fio2_ratio(56, 28) == 200.0
+    sofa = {"PaO2": [56, "mm Hg"], "FiO2": [28, "%"], "Bilirubin": [0.5, "mg/dL"], "Platelet count": [200000, "µL"],
+            "creatinine": [1.0, "mg/dL"]}
+    assert compute(43, sofa, {"sofa-ratio-199-200"}) == compute(43, sofa, "clinical")
+    assert compute(43, {**sofa, "FiO2": 0.28}, "clinical") == compute(43, sofa, "clinical")  # a bare fraction too
+
+
+def test_cockcroft_gault_weight_class_uses_the_exact_bmi():
+    """71.961 kg at 170 cm is a BMI of exactly 24.9 (floating point: 24.900000000000002), normal weight:
+    the lesser of ideal and actual weight, not the adjusted weight."""
+    from physbench.suites.clincalc.calculators.body import ideal_body_weight_kg
+    from physbench.suites.clincalc.calculators.renal import cockcroft_gault_weight_kg
+
+    assert cockcroft_gault_weight_kg(False, 71.961, 170) == min(ideal_body_weight_kg(False, 170), 71.961)
+
+
+def test_meld_takes_a_bilirubin_of_zero_as_its_floor_of_one():
+    meld = {"creatinine": [1.0, "mg/dL"], "international normalized ratio": 1.0, "Sodium": [137, "mEq/L"]}
+    assert compute(23, {**meld, "Bilirubin": [0, "mg/dL"]}) == compute(23, {**meld, "Bilirubin": [1.0, "mg/dL"]})

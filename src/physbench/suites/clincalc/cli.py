@@ -115,6 +115,32 @@ def replay_from_official(source: Path = typer.Argument(..., help="An official ou
           f"official scoring here reproduces {c.reproduced} of its verdicts")
 
 
+@clincalc_app.command("differential")
+def differential(official: Path = typer.Option(..., "--official", help="Your copy of the official "
+                                               "calculator_implementations folder (its code runs in this process)."),
+                 per_calculator: int = typer.Option(50, "--per-calculator", help="Generated cases per calculator."),
+                 seed: int = typer.Option(0, "--seed", help="Seed of the generated cases."),
+                 edges: bool = typer.Option(False, "--edges", help="Move values onto band edges and unit variants."),
+                 as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """The library under both formula versions against the official calculators on generated cases."""
+    from physbench.core.seeds import check_seed
+    from physbench.suites.clincalc.official_diff import differential as run_differential
+
+    check_seed(seed)
+    if not 1 <= per_calculator <= 10_000:
+        raise UserError(f"--per-calculator must be 1 to 10000, got {per_calculator}")
+    if not official.is_dir():
+        raise UserError(f"--official {official}: not a folder")
+    out = run_differential(official, per_calculator, seed, edges)
+    t = out["total"]
+    lines = [f"official code answered {t.get('benchmark_agree', 0) + t.get('benchmark_differ', 0)} cases "
+             f"(raised on {t.get('official_raises', 0)}); benchmark formulas agree on {t.get('benchmark_agree', 0)}, "
+             f"clinical on {t.get('clinical_agree', 0)}",
+             "clinical differences by erratum: " + (", ".join(f"{k} {v}" for k, v in
+                                                              sorted(out["clinical_differences"].items())) or "none")]
+    _emit(out, as_json, "\n".join(lines))
+
+
 @clincalc_app.command("synth")
 def synth(out: Path = typer.Option(..., "--out", help="The file to write (.csv, or .parquet with pyarrow)."),
           per_calculator: int = typer.Option(20, "--per-calculator", help="Cases per calculator."),

@@ -233,4 +233,4 @@ class Entities:
                 raise EntityError(f"{name}: expected a percentage, got {v!r}")
             return _number(v[0], name)
         x = _number(v, name)
-        return x * 100 if 0 < x <= 1 else x
+        return float(units.exact(x) * 100) if 0 < x <= 1 else x

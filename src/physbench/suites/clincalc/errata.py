@@ -10,7 +10,7 @@ from importlib import resources
 from typing import Any, Callable, Mapping
 
 from physbench.suites.clincalc import units
-from physbench.suites.clincalc.calculators import compute
+from physbench.suites.clincalc.calculators import compute, critical
 from physbench.suites.clincalc.entities import Entities, EntityError
 from physbench.suites.clincalc.formula_version import using
 
@@ -79,7 +79,7 @@ def _heart_counts(e: Entities) -> tuple[int, bool]:
 
 
 def _sofa_ratio(e: Entities) -> float:
-    return e.mmhg_or_bare("PaO2") / (e.percent("FiO2") / 100)
+    return critical.pao2_fio2_ratio(e.mmhg_or_bare("PaO2"), e.percent("FiO2"))
 
 
 WHEN: dict[str, Callable[[Entities], bool]] = {

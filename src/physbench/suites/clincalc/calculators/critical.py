@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from physbench.suites.clincalc import units
 from physbench.suites.clincalc.calculators.body import mean_arterial_pressure
 from physbench.suites.clincalc.calculators.registry import calculator
 from physbench.suites.clincalc.entities import Entities, EntityError
@@ -48,6 +49,11 @@ def _urine_ml_day(e: Entities) -> float | None:
     if u not in per_day:
         raise EntityError(f"Urine Output: expected mL/day, got {unit!r}")
     return value * per_day[u]
+
+
+def pao2_fio2_ratio(pao2_mmhg: float, fio2_percent: float) -> float:
+    """PaO2/FiO2 of the printed values, exactly (56 mm Hg at 28% is 200, not 199.99999999999997)."""
+    return float(units.exact(pao2_mmhg) * 100 / units.exact(fio2_percent))
 
 
 def sofa_respiration(ratio: float, supported: bool) -> int:
@@ -101,7 +107,7 @@ def sofa(e: Entities) -> int:
     if fio2 <= 0:
         raise EntityError("FiO2 must be positive")
     supported = e.any_flag(("On mechanical ventilation", "Continuous positive airway pressure"))
-    ratio = e.mmhg_or_bare("PaO2") / (fio2 / 100)
+    ratio = pao2_fio2_ratio(e.mmhg_or_bare("PaO2"), fio2)
     score = sofa_respiration(ratio, supported)
     if 199 < ratio < 200 and deviates("sofa-ratio-199-200"):
         score = 0  # erratum: the benchmark's bands skip (199, 200)

@@ -66,8 +66,8 @@ def meld_na(e: Entities) -> int:
     creatinine = e.conc("creatinine", "mg/dL", "creatinine")
     bilirubin = e.conc("Bilirubin", "mg/dL", "bilirubin")
     inr = e.number("international normalized ratio")
-    if min(creatinine, bilirubin, inr) <= 0:
-        raise EntityError("creatinine, bilirubin and INR must be positive")
+    if min(creatinine, bilirubin, inr) < 0:  # zero is allowed: OPTN bounds each below at 1.0
+        raise EntityError("creatinine, bilirubin and INR cannot be negative")
     if dialysis and creatinine < 1.0 and deviates("meld-dialysis-low-creatinine"):
         creatinine, dialysis = 1.0, False  # erratum: the benchmark's if/elif keeps the 1.0 floor
     return meld_na_score(creatinine, bilirubin, inr, e.conc("Sodium", "mEq/L", "sodium"), dialysis)

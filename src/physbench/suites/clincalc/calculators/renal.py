@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from physbench.suites.clincalc.calculators.body import adjusted_body_weight_kg, bmi, ideal_body_weight_kg
+from physbench.suites.clincalc import units
+from physbench.suites.clincalc.calculators.body import adjusted_body_weight_kg, ideal_body_weight_kg
 from physbench.suites.clincalc.calculators.registry import calculator
 from physbench.suites.clincalc.entities import Entities, EntityError
 from physbench.suites.clincalc.formula_version import deviates
@@ -11,7 +12,7 @@ from physbench.suites.clincalc.formula_version import deviates
 def cockcroft_gault_weight_kg(female: bool, weight_kg: float, height_cm: float) -> float:
     """The weight the benchmark puts into Cockcroft-Gault, chosen by BMI class (its question text):
     BMI < 18.5 actual weight; 18.5 to 24.9 the lesser of ideal and actual; above 24.9 adjusted."""
-    b = bmi(weight_kg, height_cm / 100)
+    b = float(units.exact(weight_kg) / (units.exact(height_cm) / 100) ** 2)  # exact: 24.9 stays 24.9
     ibw = ideal_body_weight_kg(female, height_cm)
     if b < 18.5:
         return weight_kg
