@@ -28,9 +28,8 @@ ARMS = tuple(arms.ARMS)
 PROGRAM_ARMS = tuple(a.name for a in arms.ARMS.values() if a.program)
 VALUE_ROUTES = ("library", "program", "tree")  # answers whose value, not text, is scored
 PROTOCOL_ALIASES = ("gold-library",)  # "program" and "blind-program" stay the core program protocol's names
-MAX_EXTRACTION_CHARS = 65_536
 DEFAULT_FORMULAS = "benchmark"  # formula_version.DEFAULT, without importing the calculators here
-SCORINGS = ("physbench", "official")  # whose verdict on a text reply passes; both are recorded  # an extraction reply beyond this is not read as JSON
+SCORINGS = ("physbench", "official")  # whose verdict on a text reply passes; both are recorded
 
 
 def _row_view(item: "Item") -> Any:
@@ -66,11 +65,10 @@ class ClinCalcSuite:
         `scoring` which verdict on a text reply passes (physbench's, the default, or the official script's);
         `prompts` a user's file of the official prompt wording for the official-style arms; `note_words`
         the note budget of the note-only and extraction prompts (Tables 6 and 20: 250)."""
-        from physbench.suites.clincalc.prompts_official import load_prompts
-        from physbench.suites.clincalc.formula_version import VERSIONS
-
         from physbench.suites.clincalc.dataset import load, load_one_shot
+        from physbench.suites.clincalc.formula_version import VERSIONS
         from physbench.suites.clincalc.library import load_library_subset
+        from physbench.suites.clincalc.prompts_official import load_prompts
 
         name = arms.canonical(arm)
         if name is None:
@@ -127,7 +125,8 @@ class ClinCalcSuite:
             params["scoring"] = scoring
         if note_words:
             params["note_words"] = note_words
-        return Item(id=item_id(row), suite=NAME, kind=calc.kind, messages=(Message("system", system), Message("user", user)),
+        return Item(id=item_id(row), suite=NAME, kind=calc.kind,
+                    messages=(Message("system", system), Message("user", user)),
                     reference={"calc_id": row.calculator_id, "ground_truth": row.ground_truth,
                                "lower": row.lower_limit, "upper": row.upper_limit, "entities": row.entities_text},
                     params=params, meta={"calculator": calc.name, "category": row.category, "note_type": row.note_type},
