@@ -67,6 +67,7 @@ def test_both_verdicts_are_recorded_and_the_option_picks_the_pass_mark():
     gold = item.reference["ground_truth"]
     plain = suite.grade(item, _answer(f"Final answer: {gold}"))   # no JSON answer field
     assert plain.passed and plain.detail["physbench"] is True and plain.detail["official"] is False
+    assert plain.detail["official_answer"] == "Not Found"   # why the official script says no
     _, official_items = _items(scoring="official")
     official_item = next(i for i in official_items if i.reference["calc_id"] == 4)
     assert not suite.grade(official_item, _answer(f"Final answer: {gold}")).passed

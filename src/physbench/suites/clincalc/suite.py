@@ -170,7 +170,10 @@ class ClinCalcSuite:
         detail = {"answer": plain_answer(scored.answer), "why": scored.detail, "calculator": row.calculator_id}
         passed, outcome = scored.correct, scored.outcome
         if official is not None:
-            detail.update(physbench=scored.correct, official=official)
+            from physbench.suites.clincalc.official_scoring import extracted_answer
+
+            detail.update(physbench=scored.correct, official=official,
+                          official_answer=extracted_answer(str(getattr(answer, "text", "") or ""))[:200])
             if item.params.get("scoring") == "official":
                 passed = official
                 outcome = "correct" if official else ("wrong" if outcome == "correct" else outcome)
