@@ -15,6 +15,11 @@ clincalc_app = typer.Typer(help="MedCalc-Bench Verified calculators and data.", 
 MAX_ENTITIES_FILE_BYTES = 1_000_000
 
 
+def _short(value: Any) -> Any:
+    """A computed value for reading: 6 significant digits (the JSON keeps every digit)."""
+    return f"{value:.6g}" if isinstance(value, float) else value
+
+
 def _emit(data: Any, as_json: bool, text: str) -> None:
     typer.echo(json.dumps(data, ensure_ascii=False) if as_json else text)
 
@@ -96,8 +101,8 @@ def audit(data: str = typer.Option(..., "--data", help="A .csv or .parquet file,
               f"{d.status}: {d.reason}" for d in report.disagreements]
     lines.append(f"formula versions: benchmark reproduces {versions.correct['benchmark']} golds, clinical "
                  f"{versions.correct['clinical']}; they differ on {len(versions.differences)} rows")
-    lines += [f"row {d.row_number} (calculator {d.calculator_id}): gold {d.gold}, benchmark {d.benchmark}, "
-              f"clinical {d.clinical}; {', '.join(d.errata) or 'UNEXPLAINED'}" for d in versions.differences]
+    lines += [f"row {d.row_number} (calculator {d.calculator_id}): gold {d.gold}, benchmark {_short(d.benchmark)}, "
+              f"clinical {_short(d.clinical)}; {', '.join(d.errata) or 'UNEXPLAINED'}" for d in versions.differences]
     _emit({**report.to_json(), "formulas": formulas, "versions": versions.to_json()}, as_json, "\n".join(lines))
 
 
