@@ -10,6 +10,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from physbench.suites.clincalc import official_scoring
 from physbench.suites.clincalc.official_scoring import verdict
@@ -118,3 +120,15 @@ def test_a_bad_official_file_is_one_clear_error(cli, tmp_path):
     (tmp_path / "bad.jsonl").write_text('{"Row Number": 1}\n', encoding="utf-8")
     r = cli("clincalc", "replay-from-official", str(tmp_path / "bad.jsonl"), "--out", str(tmp_path / "r.jsonl"))
     assert r.returncode == 2 and "needs Row Number" in r.stderr and not (tmp_path / "r.jsonl").exists()
+
+
+_PIECES = st.sampled_from(['{"answer": "', '"}', "str(", ")", "**", "^", "9", "0", ".", "-", "%", ",", " out of ",
+                           "/", "weeks", "days", "[", "]", "'", "e", "mL/min/1.73", "\n", "math.sqrt(", "round("])
+
+
+@settings(max_examples=300, derandomize=True)
+@given(st.lists(st.one_of(_PIECES, st.text(max_size=5)), max_size=30), st.sampled_from([6, 4, 13, 69, 8]))
+def test_the_official_scorer_never_raises_on_any_reply(pieces, calc_id):
+    gold = {6: ("20.53", "19.5", "21.6"), 4: ("3", "", ""), 13: ("12/02/2000", "", ""),
+            69: ("('34 weeks', '3 days')", "", ""), 8: ("1.5", "1.425", "1.575")}[calc_id]
+    assert verdict("".join(pieces), calc_id, *gold) in (True, False)
