@@ -8,6 +8,8 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from physbench.suites.clincalc.dataset import Row
 from physbench.suites.clincalc.scoring import parse_reply, score_reply
@@ -75,3 +77,13 @@ def test_a_fractional_answer_to_an_integer_score_is_wrong_as_in_the_paper():
     assert score_reply("Answer: 2.4", row).outcome == "wrong"
     assert score_reply("Answer: 2", row).outcome == "correct"
     assert score_reply("Answer: 1.5", _row(WELLS_PE, "1.5")).outcome == "correct"  # Wells' PE half points
+
+
+
+@settings(max_examples=300, derandomize=True)
+@given(st.lists(st.one_of(st.sampled_from(["Answer:", "=", "(", ")", "-", "–", " to ", " and ", ",", "3", "4.5",
+                                           "\n", "between ", "1,234", "≈", "weeks", "days", "[", "]"]),
+                          st.text(max_size=4)), max_size=30), st.sampled_from([3, 4, 13, 69]))
+def test_reading_a_reply_never_raises(pieces, calc_id):
+    answer = parse_reply("".join(pieces), calc_id)
+    assert answer is None or isinstance(answer, (float, tuple, dt.date))
