@@ -85,12 +85,19 @@ def _ours(calc_id: int, entities: dict, formulas: str) -> Any:
         return None
 
 
+# other spellings the dataset's calculators meet: race, 'not testable', 'Grade 0', capitalised levels
+_SPELLINGS = {"Race": ("black", "African American", "Black"),
+              "Best verbal response": ("not testable", "oriented"), "Best eye response": ("not testable",),
+              "Encephalopathy": ("Grade 0", "No Encephalopathy"),
+              "Liver disease severity": ("Mild", "Moderate to severe", "none"),
+              "Solid tumor": ("Metastatic", "Localized", "none")}
 _MICROMOLAR = {"creatinine": (40, 400), "Pre-operative creatinine": (40, 400), "Bilirubin": (5, 300)}
 
 
 def on_edges(entities: dict, rng: random.Random) -> dict:
     """The case moved onto printed band edges and unit variants: quantities rounded to 1, 0.5 or 0.1;
-    creatinine and bilirubin sometimes in whole umol/L; PaO2 units and race written other ways."""
+    creatinine and bilirubin sometimes in whole umol/L, insulin in pmol/L; PaO2 units, race, 'not
+    testable', 'Grade 0' and capitalised levels written the other ways the benchmark's code meets."""
     out: dict = {}
     for name, v in entities.items():
         if isinstance(v, list) and len(v) == 2 and isinstance(v[1], str) and isinstance(v[0], (int, float)) \
@@ -103,10 +110,12 @@ def on_edges(entities: dict, rng: random.Random) -> dict:
             if name == "Partial pressure of oxygen" and rng.random() < 0.3:
                 unit = rng.choice(("mmHg", "mm Hg"))
             out[name] = [int(x) if step == 1 else x, unit]
-        elif name == "Race" and rng.random() < 0.3:
-            out[name] = rng.choice(("black", "African American", "Black"))
+        elif name in _SPELLINGS and rng.random() < 0.3:
+            out[name] = rng.choice(_SPELLINGS[name])
         else:
             out[name] = v
+    if "Insulin" in out and rng.random() < 0.4:
+        out["Insulin"] = [round(out["Insulin"][0] * 6, 1), "pmol/L"]
     return out
 
 
