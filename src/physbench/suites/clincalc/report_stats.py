@@ -298,16 +298,3 @@ def calculator_rows(arms: Sequence[ArmRuns]) -> list[dict[str, Any]]:
             out.append({"run": a.label, "calculator": calc, "name": name, "n": int(cells.size),
                         "accuracy": float(cells.mean()) if cells.size else None})
     return out
-
-
-def analyse_arms(runs: Sequence["RunData"]) -> dict[str, Any]:
-    """Every clincalc table's data for these runs (one arm of one model each)."""
-    from physbench.suites.clincalc.calculators import CALCULATORS
-    from physbench.suites.clincalc.report_audit import audit_accuracy_rows, audit_gap_rows
-
-    arms = [arm_runs(r) for r in runs if r.results]
-    known = [a for a in arms if all(c in CALCULATORS for c in a.calculators)]  # the audit tables need the ids
-    return {"arms": accuracy_rows(arms), "ladder": ladder(arms), "gaps": gap_rows(arms),
-            "audit_gaps": audit_gap_rows(known), "audit_accuracy": audit_accuracy_rows(known),
-            "outcome_sets": outcome_sets(arms), "program_outcomes": program_outcomes(arms),
-            "agreement": agreement_rows(arms), "calculators": calculator_rows(arms)}
