@@ -17,6 +17,7 @@ def test_the_default_hypothesis_profile_is_derandomised_without_a_database() -> 
         pytest.skip("another hypothesis profile was chosen on purpose")
     assert settings.default.derandomize is True
     assert settings.default.database is None
+    assert settings.default.deadline is None  # no timed assertion per example
 
 
 @settings(max_examples=25)  # a test's own settings keep the profile's derandomize
