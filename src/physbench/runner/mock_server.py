@@ -51,6 +51,7 @@ class MockConfig:
     replies: list[tuple[str, str]] = field(default_factory=list)  # (substring of the body, reply text)
     usage: dict[str, Any] = field(default_factory=dict)  # fields that replace the reply's usage counts
     location: str = ""  # where a redirect step points
+    error_message: str = ""  # the message of an error step's body (default "mock STATUS")
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "MockConfig":
@@ -59,7 +60,8 @@ class MockConfig:
                    retry_after=str(d.get("retry_after", "1")), hang_s=float(d.get("hang_s", 30.0)), faults=faults,
                    record=bool(d.get("record", False)),
                    replies=[(str(r["match"]), str(r["reply"])) for r in d.get("replies", [])],
-                   usage=dict(d.get("usage") or {}), location=str(d.get("location", "")))
+                   usage=dict(d.get("usage") or {}), location=str(d.get("location", "")),
+                   error_message=str(d.get("error_message", "")))
 
 
 def _reply_text(request: dict[str, Any], default: str) -> str:
@@ -235,7 +237,8 @@ class MockServer:
         if step.isdigit():
             headers = ({"Retry-After": self.config.retry_after} if step == "429" else
                        {"Location": self.config.location} if step.startswith("30") else None)
-            conn.respond(int(step), json.dumps({"error": {"message": f"mock {step}"}}).encode(), headers)
+            message = self.config.error_message or f"mock {step}"
+            conn.respond(int(step), json.dumps({"error": {"message": message}}).encode(), headers)
             return
         if step == "malformed":
             conn.respond(200, b'{"choices": [{"message": {"content": "\\\\boxed{1')
