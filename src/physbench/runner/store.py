@@ -104,9 +104,10 @@ class RowWriter:
         self.conn.execute("COMMIT")
 
     def write_items(self, items: Iterable["Item"]) -> int:
-        """Store each item's JSON once (items already stored are left as they are); how many were added."""
+        """Store each item's JSON once (items already stored are left as they are; a lone surrogate from
+        a problem set from elsewhere is stored as U+FFFD); how many were added."""
         stored = {i for (i,) in self.conn.execute("SELECT item_id FROM items")}
-        rows = [(item.id, item.to_json()) for item in items if item.id not in stored]
+        rows = [(item.id, storable.text(item.to_json())) for item in items if item.id not in stored]
         if rows:
             self.conn.execute("BEGIN IMMEDIATE")
             self.conn.executemany("INSERT OR IGNORE INTO items VALUES (?, ?)", rows)
