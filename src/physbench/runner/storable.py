@@ -3,8 +3,8 @@ them, sanitised where they cannot, so that one hostile reply never stops a run's
 
 - Text: a lone surrogate (legal in JSON as "\\ud800", not encodable as UTF-8) becomes U+FFFD, the
   replacement character; every other character, a valid surrogate pair (an emoji) included, is kept.
-- Integers: clamped into SQLite's signed 64-bit range (token counts are clamped further, to
-  `MAX_TOKENS`, where they are read: models/base.py).
+- Integers: clamped into SQLite's signed 64-bit range in INTEGER columns (token counts are
+  clamped further, to `MAX_TOKENS`, where they are read: models/base.py); JSON holds any integer.
 - Reals: NaN and infinities are stored as NULL (unknown), never as a value a report would sum.
 """
 
@@ -33,16 +33,15 @@ def text(value: str | None) -> str | None:
 
 def integer(value: int | None) -> int | None:
     """`value` clamped into SQLite's INTEGER range."""
-    if value is None:
-        return None
+    if value is None or (type(value) is int and INT64_MIN <= value <= INT64_MAX):
+        return value
     return min(max(int(value), INT64_MIN), INT64_MAX)
 
 
 def real(value: float | None) -> float | None:
-    """A finite float, else None."""
+    """`value` when it is a finite number, else None."""
     if value is None:
         return None
-    value = float(value)
     return value if math.isfinite(value) else None
 
 
@@ -64,15 +63,12 @@ def _clean(value: Any) -> Any:
     return text(str(value))
 
 
-_ESCAPED_SURROGATE = re.compile(r"\\ud[89a-f]", re.IGNORECASE)
-_LONG_DIGITS = re.compile(r"\d{19}")  # a number that may not fit in 64 bits
-
-
 def json_text(value: Any, encoder: json.JSONEncoder | None = None) -> str:
-    """`value` as ASCII JSON that reads back without lone surrogates, non-finite numbers or
-    integers outside 64 bits (re-encoded cleaned only when the first encoding shows any)."""
+    """`value` as ASCII JSON that reads back without lone surrogates or non-finite numbers
+    (re-encoded cleaned only when the first encoding may hold one: json writes every surrogate as
+    a lower-case `\\udxxx` escape, and non-finite numbers as Infinity or NaN)."""
     out = (encoder or _ENCODER).encode(value)
-    if _ESCAPED_SURROGATE.search(out) or "Infinity" in out or "NaN" in out or _LONG_DIGITS.search(out):
+    if "\\ud" in out or "Infinity" in out or "NaN" in out:
         return (encoder or _ENCODER).encode(_clean(value))
     return out
 
