@@ -19,7 +19,7 @@ from physbench.suites.research.extract import extract_code, foreign_imports
 from physbench.suites.research.harness import HARNESS
 from physbench.suites.research.problem import Step
 
-OUTCOMES = ("no_code", "rejected", "raised", "timeout", "bad_kind", "wrong", "correct")
+OUTCOMES = ("no_code", "rejected", "raised", "timeout", "bad_kind", "wrong", "correct", "ungraded")
 MAX_OPS = 5_000                # cap on the model expression before any simplify
 MAX_LINES = 5_000_000          # research code loops more than a one-line solve; the wall clock still rules
 
@@ -63,6 +63,8 @@ def prepare(step: Step, reply: object, seed: int = 0) -> tuple[str | None, str, 
     """(program, call, args, early grade): an early grade when nothing needs to run."""
     from physbench.executor import check_source
 
+    if step.answer is None:  # answer unknown (private): stored, never run here, counted apart
+        return None, "", (), StepGrade("ungraded", {"official_id": step.official_id} if step.official_id else {})
     code = extract_code(reply)
     if code is None:
         return None, "", (), StepGrade("no_code")
