@@ -280,9 +280,15 @@ function markdown(text) {
 }
 
 function prettyJSON(text) {  // a text that is one JSON object or array, pretty-printed; null otherwise
+  const data = asJSON(text);
+  if (data === null) return null;
+  try { return JSON.stringify(data, null, 2); } catch (err) { return null; }  // nested too deep to print
+}
+
+function asJSON(text) {  // a text that is one JSON object or array, parsed; null otherwise
   const t = text.trim();
   if (!(t.startsWith("{") || t.startsWith("["))) return null;
-  try { return JSON.stringify(JSON.parse(t), null, 2); } catch (err) { return null; }  // nested too deep too
+  try { return JSON.parse(t); } catch (err) { return null; }
 }
 
 function block(b) {  // a suite's panel: definitions, a chart, or a list with a line for when it is empty
