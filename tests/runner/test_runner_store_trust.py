@@ -97,6 +97,22 @@ def test_a_recursive_view_does_not_hang_report(cli, tmp_path):
     assert "view 'forever'" in _one_line(cli("report", str(run), "--out", str(tmp_path / "rep")))
 
 
+@pytest.mark.timeout(120, method="thread")  # before the guard this report never ended (in SQLite: no signal stops it)
+def test_a_store_whose_attempts_are_an_endless_view_is_refused_not_read_for_ever(cli, tmp_path):
+    """The attempts table renamed and replaced by a view joining it to an endless recursive count:
+    a report that read it would never finish."""
+    run = tmp_path / "run"
+    assert cli("eval", "medphys", "--limit", "2", "--model", "oracle", "--run-dir", str(run)).returncode == 0
+    conn = sqlite3.connect(run / "store.sqlite")
+    conn.executescript("""ALTER TABLE attempts RENAME TO attempts_kept;
+        CREATE VIEW attempts AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n)
+        SELECT a.* FROM n, attempts_kept a;""")
+    conn.close()
+    line = _one_line(cli("report", str(run), "--out", str(tmp_path / "rep")))
+    assert "refusing the run store" in line
+    assert not (tmp_path / "rep").exists()
+
+
 def test_stores_are_read_with_trusted_schema_off(cli, tmp_path):
     run = tmp_path / "run"
     assert cli("eval", "medphys", "--limit", "1", "--model", "oracle", "--run-dir", str(run)).returncode == 0
