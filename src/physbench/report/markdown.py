@@ -58,7 +58,8 @@ def run_section(s: dict[str, Any]) -> list[str]:
     lines += _table("Accuracy by kind", s["by_kind"])
     lines += _table("Accuracy by group", s["by_group"])
     if s["errors"]:
-        lines += ["**Most frequent errors**", ""] + [f"- {e['count']} × {md_cell(e['error'])}" for e in s["errors"]] + [""]
+        lines += ["**Most frequent errors**", ""]
+        lines += [f"- {e['count']} × {md_cell(e['error'])}" for e in s["errors"]] + [""]
     return lines
 
 
