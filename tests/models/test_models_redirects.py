@@ -40,7 +40,8 @@ def test_a_redirect_is_an_error_naming_its_location_and_the_other_origin_gets_no
 
 
 def test_a_hostile_location_is_shown_as_one_printable_line(mock_server):
-    endpoint = mock_server(faults=[{"match": "", "sequence": ["302"]}], location="http://evil.example/\x1b[2J" + "x" * 500)
+    location = "http://evil.example/\x1b[2J" + "x" * 500
+    endpoint = mock_server(faults=[{"match": "", "sequence": ["302"]}], location=location)
     with pytest.raises(ModelError) as caught:
         _call(OpenAIModel("m", base_url=endpoint.base_url))
     text = str(caught.value)
