@@ -43,7 +43,9 @@ def test_hostile_text_renders_as_its_own_characters_with_no_link_image_or_tag() 
 SYNTAX = st.lists(st.sampled_from(["[", "]", "(", ")", "!", "\\", "<", ">", ":", " ", "x", "javascript:", "http://e/",
                                    "img src=x onerror=f()", "\"", "'"]), max_size=24).map("".join)
 DESTINATIONS = st.sampled_from(["javascript:f()", "http://e/p.png", "x"])
-LINKS = st.tuples(SYNTAX, st.sampled_from(["", "!"]), SYNTAX, DESTINATIONS, SYNTAX).map(lambda t: f"{t[0]}{t[1]}[{t[2]}]({t[3]}){t[4]}")  # a link or image among noise
+# a link or an image among noise
+LINKS = st.tuples(SYNTAX, st.sampled_from(["", "!"]), SYNTAX, DESTINATIONS, SYNTAX).map(
+    lambda t: f"{t[0]}{t[1]}[{t[2]}]({t[3]}){t[4]}")
 HOSTILE_TEXT = st.one_of(SYNTAX, LINKS)
 
 
