@@ -53,3 +53,23 @@ def test_json_text_is_strict_json_sqlite_stores_and_reads_back(value: object) ->
 def test_json_text_of_a_storable_value_is_json_dumps() -> None:
     value = {"a": [1, 2.5, "x\U0001F600"], "b": None, "c": 2**62}
     assert storable.json_text(value) == json.dumps(value)
+
+
+def test_the_writer_rewrites_a_batch_sqlite_refuses_with_every_value_storable(tmp_path) -> None:
+    """The last defence: a row that reached the writer unsanitised (here a lone surrogate and an
+    integer past 64 bits, put in by hand) is written with U+FFFD and the integer clamped."""
+    from physbench.core.items import Item, Message
+    from physbench.runner.records import AttemptRecord
+    from physbench.runner.store import RowWriter, RunStore
+
+    RunStore(tmp_path).close()  # makes the schema
+    item = Item(id="x/1", suite="fixture", kind="calculation", messages=(Message("user", "q"),))
+    row = list(AttemptRecord(item, 0, "error", 1.0, 2.0, errors=["e"]).row())
+    row[5] = "reply \ud800"  # response_text
+    row[12] = 10**30  # model_calls
+    writer = RowWriter(tmp_path)
+    assert writer.write([tuple(row)]) == 1
+    writer.close()
+    conn = sqlite3.connect(tmp_path / "store.sqlite")
+    assert conn.execute("SELECT response_text, model_calls FROM attempts").fetchone() == ("reply \ufffd", 2**63 - 1)
+    conn.close()
