@@ -101,3 +101,17 @@ def test_the_report_names_untested_pairs_and_ungraded_responses_enter_no_test(cl
     pw = doc["analyses"]["pairwise"]
     assert all(p["n"] > 0 for p in pw["pairs"]) and len(pw["pairs"]) == 1
     assert len(pw["untested"]) == 2 and "2 pairs share no graded item and are not tested" in md
+
+
+def test_an_attempt_without_a_reply_counts_as_wrong_on_every_step(cli, tmp_path, mock_server):
+    server = mock_server(faults=[{"match": "", "sequence": ["500"]}])
+    r = cli("eval", "research", "--model", "openai/mock", "--base-url", server.base_url, "--protocol",
+            "checkpoints-self", "--option", "problems=critpt-example", "--repeats", "1", "--max-attempts", "1",
+            "--retry-delay", "0", "--run-dir", str(tmp_path / "run"), "--quiet")
+    assert r.returncode == 1  # nothing graded
+    md, doc = _report(cli, tmp_path, tmp_path / "run")
+    a = doc["analyses"]["research"]
+    (row,) = a["table3"]
+    assert (row["columns"]["checkpoints-self"]["correct"], row["columns"]["checkpoints-self"]["n"]) == (0, 3)
+    (tokens,) = a["tokens"]
+    assert tokens["attempts"] == 1  # counted once, not once as a result and again as a failure

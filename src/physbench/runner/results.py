@@ -5,15 +5,16 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterator, NamedTuple
 
 from physbench.core.errors import UserError
 from physbench.core.items import Item
-from physbench.grading.types import RENAMED_OUTCOMES, Grade
+from physbench.grading.types import FAILED, RENAMED_OUTCOMES, Grade
 from physbench.runner.manifest import Manifest
 from physbench.runner.records import item_group
+from physbench.runner.schema import guard
 
 STORE_NAME = "store.sqlite"
 
@@ -83,6 +84,39 @@ def _result(row: tuple[Any, ...], items: _Items) -> Result:
                   answer=None if answer is None else json.loads(answer))
 
 
+def _unreadable(run_dir: Path, exc: BaseException) -> UserError:
+    why = "a value nested too deeply" if isinstance(exc, RecursionError) else f"{type(exc).__name__}: {str(exc)[:200]}"
+    return UserError(f"cannot read the results in {str(run_dir)!r}: {why}")
+
+
+# the latest row of an (item, repeat) is an error and none of its rows was graded
+_FINAL_FAILURE = ("a.status = 'error' AND a.id = "
+                  "(SELECT MAX(id) FROM attempts b WHERE b.item_id = a.item_id AND b.repeat = a.repeat) "
+                  "AND NOT EXISTS (SELECT 1 FROM attempts c WHERE c.item_id = a.item_id "
+                  "AND c.repeat = a.repeat AND c.status = 'done')")
+
+
+def failed_keys(conn: sqlite3.Connection) -> set[tuple[str, int]]:
+    """(item id, repeat) of every attempt of a store that ended without a reply and was never graded."""
+    query = f"SELECT a.item_id, a.repeat FROM attempts a WHERE {_FINAL_FAILURE}"
+    return {(item_id, repeat) for item_id, repeat in conn.execute(query)}
+
+
+def failed_grade(errors: list[str]) -> Grade:
+    """The grade of an attempt that ended without a reply: no credit, no verdict, its last error."""
+    last = (errors[-1] if errors else "unknown error")[:200]
+    return Grade(score=0.0, passed=False, outcome=FAILED, detail={"failure": last})
+
+
+def keyed_run(manifest: Manifest) -> bool:
+    """Whether a run's items came from a secret key: recorded by `eval` (options `keyed`); for a
+    store written before that, any split but dev and the public targeted ones counts as keyed."""
+    keyed = manifest.options.get("keyed") if isinstance(manifest.options, dict) else None
+    if isinstance(keyed, bool):
+        return keyed
+    return manifest.split != "dev" and not manifest.split.startswith("targeted")
+
+
 def stored_version(conn: sqlite3.Connection) -> int | None:
     """The schema version a store was written with (None for a new, empty file)."""
     try:
@@ -107,18 +141,24 @@ class RunReader:
         path = run_dir / STORE_NAME
         if not path.is_file():
             raise UserError(f"{str(run_dir)!r} is not a physbench run directory (no {STORE_NAME})")
+        self.conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
         try:
-            self.conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
             self.conn.execute("PRAGMA busy_timeout = 10000")
+            guard(self.conn, str(run_dir))  # before anything is read: no code in the store runs
             manifest = read_manifest(self.conn)
+            version = stored_version(self.conn)
         except sqlite3.DatabaseError as exc:
+            self.conn.close()
             raise UserError(f"cannot read the run store in {str(run_dir)!r}: {exc}") from None
+        except (UserError, ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+            self.conn.close()
+            raise exc if isinstance(exc, UserError) else _unreadable(run_dir, exc) from None
         if manifest is None:
             self.conn.close()
             raise UserError(f"the run store in {str(run_dir)!r} has no manifest")
         self.run_dir = run_dir
         self.manifest = manifest
-        self.schema_version = stored_version(self.conn) or 1
+        self.schema_version = version or 1
         if self.schema_version not in _ITEM_SOURCE:
             self.conn.close()
             raise UserError(f"the run store in {str(run_dir)!r} has schema {self.schema_version}, newer than this "
@@ -127,10 +167,18 @@ class RunReader:
         self._select = f"SELECT {item_column}, {_COLUMNS}, {_ANSWER[self.schema_version]} FROM {source}"
         self._items = _Items()
 
+    def _decoded(self, query: str) -> Iterator[Result]:
+        """The Results of `query`'s rows; a row whose JSON cannot be read (malformed, nested
+        thousands deep) is one UserError naming the run, not a traceback."""
+        for row in self.conn.execute(query):
+            try:
+                yield _result(row, self._items)
+            except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+                raise _unreadable(self.run_dir, exc) from None
+
     def results(self) -> Iterator[Result]:
         """Every graded attempt, in the order it was stored."""
-        for row in self.conn.execute(f"{self._select} WHERE a.status = 'done' ORDER BY a.id"):
-            yield _result(row, self._items)
+        yield from self._decoded(f"{self._select} WHERE a.status = 'done' ORDER BY a.id")
 
     def graded(self) -> Iterator[Graded]:
         """The summary's columns of every graded attempt, in the order stored: read from the columns
@@ -145,16 +193,22 @@ class RunReader:
                  "WHERE status = 'done' ORDER BY id")
         for kind, group, outcome, passed, usage, cost in self.conn.execute(query):
             outcome = RENAMED_OUTCOMES.get(outcome, outcome)  # a store written before an outcome's rename
-            yield Graded(kind, group, outcome, bool(passed), json.loads(usage), cost)
+            try:
+                counts = json.loads(usage)
+            except (ValueError, TypeError, RecursionError) as exc:
+                raise _unreadable(self.run_dir, exc) from None
+            yield Graded(kind, group, outcome, bool(passed), counts, cost)
 
     def failures(self) -> Iterator[Result]:
         """The last error of every attempt that never got graded (what a resume would redo)."""
-        query = (f"{self._select} WHERE a.status = 'error' AND a.id = "
-                 "(SELECT MAX(id) FROM attempts b WHERE b.item_id = a.item_id AND b.repeat = a.repeat) "
-                 "AND NOT EXISTS (SELECT 1 FROM attempts c WHERE c.item_id = a.item_id "
-                 "AND c.repeat = a.repeat AND c.status = 'done') ORDER BY a.id")
-        for row in self.conn.execute(query):
-            yield _result(row, self._items)
+        yield from self._decoded(f"{self._select} WHERE {_FINAL_FAILURE} ORDER BY a.id")
+
+    def attempts(self) -> Iterator[Result]:
+        """Every finished attempt, in the order stored: the graded ones, and each one that ended
+        without a reply as a no-credit result whose grade has the outcome `failed` (`failed_grade`)."""
+        query = f"{self._select} WHERE a.status = 'done' OR ({_FINAL_FAILURE}) ORDER BY a.id"
+        for r in self._decoded(query):
+            yield r if r.status == "done" else replace(r, grade=failed_grade(r.errors))
 
     def count_done(self) -> int:
         return int(self.conn.execute("SELECT COUNT(*) FROM attempts WHERE status = 'done'").fetchone()[0])

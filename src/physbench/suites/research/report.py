@@ -56,10 +56,10 @@ def sections(analyses: Mapping[str, Any], notes: Mapping[str, str]) -> list[Sect
 
 def answer_text(r: "Result") -> str:
     """'2/3 correct; checkpoint-2: no_code': the correct steps, then each step that was not (short for the list)."""
-    steps = [s for s in (r.grade.detail.get("steps") or ()) if isinstance(s, Mapping)] if r.grade else []
-    graded = [s for s in steps if s.get("outcome") != "ungraded"]
-    head = f"{sum(s.get('outcome') == 'correct' for s in graded)}/{len(graded)} correct" if graded else "ungraded"
-    rest = [f"{s.get('step')}: {s.get('outcome')}" for s in steps if s.get("outcome") not in ("correct", "ungraded")]
+    steps = list(step_outcomes(r))
+    graded = [o for _, o in steps if o != "ungraded"]
+    head = f"{graded.count('correct')}/{len(graded)} correct" if graded else "ungraded"
+    rest = [f"{step}: {o}" for step, o in steps if o not in ("correct", "ungraded")]
     return "; ".join([head, ", ".join(rest)] if rest else [head])[:300]
 
 

@@ -52,11 +52,16 @@ def configuration(run: "RunData") -> str:
 
 
 def step_outcomes(r: "Result") -> Iterable[tuple[str, str]]:
-    """(step id, outcome) for each step the grade names."""
+    """(step id, outcome) for each step the grade names; an attempt that ended without a reply (its grade
+    names no step) is that outcome (`failed`: no credit) on every step of its item."""
     detail = r.grade.detail if r.grade is not None and isinstance(r.grade.detail, Mapping) else {}
-    for s in detail.get("steps") or ():
-        if isinstance(s, Mapping):
-            yield str(s.get("step")), str(s.get("outcome"))
+    steps = [s for s in detail.get("steps") or () if isinstance(s, Mapping)]
+    if not steps:
+        outcome = (r.grade.outcome if r.grade is not None else None) or "failed"
+        for step in r.item.reference.get("steps") or ():
+            yield str(step), outcome
+    for s in steps:
+        yield str(s.get("step")), str(s.get("outcome"))
 
 
 Cells = dict[tuple[str, str, str, str, str], list[bool]]   # (set, config, kind, problem, step) -> runs
@@ -150,7 +155,8 @@ def table6(models: Sequence["RunData"]) -> list[dict[str, Any]]:
     the completion); attempts without a response count too, since their tokens were spent."""
     rows = []
     for run in models:
-        attempts = [*run.results, *run.failures]
+        # every attempt once: `results` holds the failed ones too (`failures` lists them again)
+        attempts = list({(a.item.id, a.repeat): a for a in [*run.failures, *run.results]}.values())
         sums = defaultdict(int)
         costs = [a.cost for a in attempts if a.cost is not None]
         for a in attempts:
