@@ -10,7 +10,6 @@
   const MAX_TEX = 2000;        // characters of one formula; a longer one stays text
   const MAX_SEGMENTS = 400;    // formulas drawn per batch of new elements
   const BUDGET_MS = 250;       // time spent per batch; the rest stays text
-  const WIDE_TEX = 40;         // characters past which an inline formula gets a scrolling box
   const BLOCKS = "p, li, td, th, h4";
   const PAIRS = [["$$", "$$", true], ["\\[", "\\]", true], ["\\(", "\\)", false], ["$", "$", false]];
 
@@ -68,12 +67,7 @@
   function draw(tex, display) {  // a span holding the formula, or its source as text on any failure
     const span = document.createElement("span");
     span.className = display ? "math display" : "math";
-    // a long formula scrolls inside its own box rather than widening the panel (styles set through the
-    // DOM, which the page's Content Security Policy allows, unlike a style attribute or element)
-    if (display || tex.length > WIDE_TEX) {
-      Object.assign(span.style, {display: display ? "block" : "inline-block", maxWidth: "100%", overflowX: "auto",
-                                 overflowY: "hidden", verticalAlign: "middle"});
-    }
+
     try {
       window.katex.render(tex, span, Object.assign({displayMode: display}, OPTIONS));
     } catch (err) {
@@ -110,7 +104,9 @@
         const over = budget.segments >= MAX_SEGMENTS || performance.now() > budget.until;
         if (part.tex !== undefined && !over) {
           budget.segments += 1;
-          frag.appendChild(draw(part.tex.replace(/\n/g, " "), part.display));
+          const span = draw(part.tex.replace(/\n/g, " "), part.display);
+          budget.drawn.push(span);
+          frag.appendChild(span);
         } else {
           const source = part.tex === undefined ? part.text
             : (part.display ? "$$" : "$") + part.tex + (part.display ? "$$" : "$");
@@ -127,7 +123,7 @@
 
   function renderAll(root) {  // every Markdown view under root not yet drawn, and values in definition lists
     if (!window.katex) return 0;
-    const budget = {segments: 0, until: performance.now() + BUDGET_MS};
+    const budget = {segments: 0, until: performance.now() + BUDGET_MS, drawn: []};
     let done = 0;
     for (const value of root.querySelectorAll("dd > span:not([data-math])")) {
       value.dataset.math = "drawn";
@@ -142,7 +138,18 @@
       }
       done += 1;
     }
+    boxWide(budget.drawn);
     return done;
+  }
+
+  function boxWide(spans) {  // a formula wider than its line scrolls in its own box instead of widening the panel
+    const line = s => s.parentElement && s.parentElement.closest("p, li, td, th, h4, dd, div");
+    const wide = spans.filter(s => s.isConnected && line(s)
+                              && s.scrollWidth > line(s).clientWidth + 1);  // all reads, then all writes
+    for (const span of wide) {  // styles set through the DOM, which the page's CSP allows (unlike style attributes)
+      Object.assign(span.style, {display: span.classList.contains("display") ? "block" : "inline-block",
+                                 maxWidth: "100%", overflowX: "auto", overflowY: "hidden", verticalAlign: "middle"});
+    }
   }
 
   function watch() {
