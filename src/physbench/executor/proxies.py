@@ -115,11 +115,30 @@ class _GuardedType(type):
         return getattr(cls._real, name)  # type: ignore[attr-defined]
 
     def __call__(cls, *args: Any, **kwargs: Any) -> Any:
-        array = cls._real(*args, **kwargs)  # type: ignore[attr-defined]
         buffer = kwargs.get("buffer", kwargs.get("buf", args[2] if len(args) > 2 else None))
+        if _holds_objects(buffer):
+            raise TypeError("sandbox: an array cannot be built over the memory of an array of Python objects")
+        array = cls._real(*args, **kwargs)  # type: ignore[attr-defined]
         if buffer is not None and array.dtype.hasobject:
             raise TypeError("sandbox: an array of Python objects cannot be built over a buffer")
         return array
+
+
+def _holds_objects(value: Any) -> bool:
+    """Whether `value` is a numpy array or scalar whose memory holds object pointers."""
+    import sys
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(value, (np.ndarray, np.generic)) and value.dtype.hasobject
+
+
+def _guarded_frombuffer(real: Callable[..., Any]) -> Callable[..., Any]:
+    """numpy.frombuffer that refuses an object array as its source (its bytes are addresses)."""
+    def frombuffer(buffer: Any, *args: Any, **kwargs: Any) -> Any:
+        if _holds_objects(buffer):
+            raise TypeError("sandbox: frombuffer of an array of Python objects is not allowed")
+        return real(buffer, *args, **kwargs)
+    frombuffer.__doc__ = real.__doc__
+    return frombuffer
 
 
 def _guarded(real: type) -> type:
@@ -141,6 +160,8 @@ def _proxy(name: str, real: types.ModuleType, keep: Callable[[str, Any], bool]) 
         if keep(attr, value):
             if isinstance(value, type) and _is_array_type(value):
                 value = _guarded(value)
+            elif attr == "frombuffer" and name == "numpy":
+                value = _guarded_frombuffer(value)
             setattr(proxy, attr, value)
     return proxy
 

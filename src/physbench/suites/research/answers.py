@@ -3,10 +3,14 @@
 Types (002_* section 3.2 and issue 15): `symbolic` (a SymPy expression in named arguments),
 `numeric` (a real or complex number within a relative tolerance, 12 significant digits by
 default), `integer`, `boolean`, `string`, `function` (the model's `answer(...)` must agree with
-reference code on every test input), `composite` (a tuple, every part must match), `set`
-(unordered elements, matched one to one within the tolerance) and `interval` (two endpoints,
-infinite ends allowed, openness graded only when the answer states it). `parse_answer` checks a
-JSON object and builds one; `to_dict` gives the same JSON back.
+reference code on every test input), `composite` (a tuple or list, every part must match; parts may be any answer but a
+function), `set` (unordered elements, matched one to one: numbers, integers, strings, or any
+answers such as expressions and tuples under "items"), `dict` (named entries, each an answer) and
+`interval` (two endpoints, numbers or expressions, infinite ends allowed, openness graded only
+when the answer states it). `symbolic`, `numeric` and `composite` may hold "up to an overall
+sign". Arguments are SymPy symbols by default; `functions` names arguments that are undefined
+SymPy functions and `values` arguments passed as plain numbers (CritPt's `answer(phi, k,
+k_value)`). `parse_answer` checks a JSON object and builds one; `to_dict` gives the same JSON back.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ MAX_PARTS = 50
 MAX_CODE_CHARS = 16_000        # the scientific policy's source limit
 
 ANSWER_TYPES = ("symbolic", "numeric", "integer", "boolean", "string", "function", "composite", "set",
-                "interval")
+                "dict", "interval")
 SET_ELEMENT_TYPES = ("numeric", "integer", "string")
 
 
@@ -40,10 +44,25 @@ class Symbols:
     args: tuple[str, ...] = ()
     assumptions: dict[str, dict[str, bool]] = field(default_factory=dict)
     domain: dict[str, tuple[float, float]] = field(default_factory=dict)
+    functions: tuple[str, ...] = ()                      # arguments passed as sympy.Function(name)
+    values: dict[str, Any] = field(default_factory=dict)  # arguments passed as plain numbers
 
-    def spec(self) -> list[list[Any]]:
-        """[[name, {assumption: bool}], ...] for the sandbox harness."""
-        return [[name, dict(self.assumptions.get(name, {}))] for name in self.args]
+    def call_args(self) -> tuple[Any, ...]:
+        """What `answer(...)` is called with, in the sandbox's argument form."""
+        from physbench.executor.values import SymbolArg
+
+        out: list[Any] = []
+        for name in self.args:
+            if name in self.values:
+                out.append(self.values[name])
+            else:
+                out.append(SymbolArg(name, tuple(sorted(self.assumptions.get(name, {}).items())),
+                                     name in self.functions))
+        return tuple(out)
+
+    def symbol_names(self) -> tuple[str, ...]:
+        """The arguments that are SymPy symbols (not functions, not plain values)."""
+        return tuple(n for n in self.args if n not in self.functions and n not in self.values)
 
     def sampling_range(self, name: str) -> tuple[float, float]:
         """The domain given for `name`, else one that its assumptions allow."""
@@ -59,12 +78,33 @@ class Symbols:
     def is_integer(self, name: str) -> bool:
         return bool(self.assumptions.get(name, {}).get("integer"))
 
+    def integer_range(self, name: str) -> tuple[int, int]:
+        """The integers an integer symbol is sampled from: its domain, else what its assumptions
+        allow within [-6, 6] (documented default for an integer argument without a domain)."""
+        if name in self.domain:
+            lo, hi = self.domain[name]
+            return math.ceil(lo), math.floor(hi)
+        a = self.assumptions.get(name, {})
+        if a.get("positive"):
+            return 1, 6
+        if a.get("nonnegative"):
+            return 0, 6
+        if a.get("negative"):
+            return -6, -1
+        if a.get("nonpositive"):
+            return -6, 0
+        return -6, 6
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"args": list(self.args)}
         if self.assumptions:
             out["assumptions"] = {k: dict(v) for k, v in self.assumptions.items()}
         if self.domain:
             out["domain"] = {k: list(v) for k, v in self.domain.items()}
+        if self.functions:
+            out["functions"] = list(self.functions)
+        if self.values:
+            out["values"] = dict(self.values)
         return out
 
 
@@ -74,6 +114,7 @@ class SymbolicAnswer:
     symbols: Symbols
     rtol: float = DEFAULT_RTOL
     samples: int = DEFAULT_SAMPLES
+    up_to_sign: bool = False
     type: str = "symbolic"
 
     def to_dict(self) -> dict[str, Any]:
@@ -82,6 +123,8 @@ class SymbolicAnswer:
             out["rtol"] = self.rtol
         if self.samples != DEFAULT_SAMPLES:
             out["samples"] = self.samples
+        if self.up_to_sign:
+            out["up_to_sign"] = True
         return out
 
 
@@ -90,6 +133,7 @@ class NumericAnswer:
     value: float | complex
     rtol: float = DEFAULT_RTOL
     atol: float = 0.0
+    up_to_sign: bool = False
     type: str = "numeric"
 
     def to_dict(self) -> dict[str, Any]:
@@ -99,6 +143,8 @@ class NumericAnswer:
                                "rtol": self.rtol}
         if self.atol:
             out["atol"] = self.atol
+        if self.up_to_sign:
+            out["up_to_sign"] = True
         return out
 
 
@@ -162,6 +208,7 @@ class CompositeAnswer:
 
     parts: tuple["Answer", ...]
     symbols: Symbols = field(default_factory=Symbols)
+    up_to_sign: bool = False  # the numeric, integer and symbolic parts may all be negated together
     type: str = "composite"
 
     def to_dict(self) -> dict[str, Any]:
@@ -169,6 +216,8 @@ class CompositeAnswer:
         if self.symbols.args:
             out.update(self.symbols.to_dict())
         out["parts"] = [p.to_dict() for p in self.parts]
+        if self.up_to_sign:
+            out["up_to_sign"] = True
         return out
 
 
@@ -184,11 +233,19 @@ class SetAnswer:
     rtol: float = DEFAULT_RTOL
     atol: float = 0.0
     multiset: bool = False
+    items: tuple["Answer", ...] = ()  # element_type "answer": each element is an answer of its own
+    symbols: Symbols = field(default_factory=Symbols)
     type: str = "set"
 
     def to_dict(self) -> dict[str, Any]:
+        if self.element_type == "answer":
+            out = {"type": self.type, **(self.symbols.to_dict() if self.symbols.args else {}),
+                   "items": [i.to_dict() for i in self.items]}
+            if self.multiset:
+                out["multiset"] = True
+            return out
         enc = [{"real": e.real, "imag": e.imag} if isinstance(e, complex) else e for e in self.elements]
-        out: dict[str, Any] = {"type": self.type, "element_type": self.element_type, "elements": enc}
+        out = {"type": self.type, "element_type": self.element_type, "elements": enc}
         if self.element_type == "numeric":
             out["rtol"] = self.rtol
             if self.atol:
@@ -202,15 +259,17 @@ class SetAnswer:
 class IntervalAnswer:
     """Endpoints (None = infinite); `closed` = (lower closed, upper closed) when openness is graded."""
 
-    lower: float | None
-    upper: float | None
+    lower: float | str | None  # a string is an expression in the symbols
+    upper: float | str | None
     closed: tuple[bool, bool] | None = None
     rtol: float = DEFAULT_RTOL
     atol: float = 0.0
+    symbols: Symbols = field(default_factory=Symbols)
     type: str = "interval"
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": self.type, "lower": self.lower, "upper": self.upper, "rtol": self.rtol}
+        out: dict[str, Any] = {"type": self.type, **(self.symbols.to_dict() if self.symbols.args else {}),
+                               "lower": self.lower, "upper": self.upper, "rtol": self.rtol}
         if self.closed is not None:
             out["closed"] = list(self.closed)
         if self.atol:
@@ -218,13 +277,40 @@ class IntervalAnswer:
         return out
 
 
+@dataclass(frozen=True)
+class DictAnswer:
+    """Named entries (keys are strings; a SymPy symbol key matches by its name), each an answer."""
+
+    entries: tuple[tuple[str, "Answer"], ...]
+    symbols: Symbols = field(default_factory=Symbols)
+    type: str = "dict"
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type, **(self.symbols.to_dict() if self.symbols.args else {})}
+        out["entries"] = {k: a.to_dict() for k, a in self.entries}
+        return out
+
+
 Answer = Union[SymbolicAnswer, NumericAnswer, IntegerAnswer, BooleanAnswer, StringAnswer, FunctionAnswer,
-               CompositeAnswer, SetAnswer, IntervalAnswer]
+               CompositeAnswer, SetAnswer, DictAnswer, IntervalAnswer]
 
 
 def call_symbols(answer: Answer) -> Symbols:
-    """The symbols the harness passes to `answer` (none for non-symbolic types)."""
-    return answer.symbols if isinstance(answer, (SymbolicAnswer, CompositeAnswer)) else Symbols()
+    """The arguments `answer(...)` takes (none for types without symbols)."""
+    return getattr(answer, "symbols", None) or Symbols()
+
+
+_CHECKED = [True]  # False while `rebuild` re-reads an answer that parse_answer already checked
+
+
+def rebuild(d: Any) -> Answer:
+    """An answer from the JSON `to_dict` wrote for it, without re-checking expression text (the
+    judge's process may not compile, and `ast.parse` compiles)."""
+    _CHECKED[0] = False
+    try:
+        return parse_answer(d, Where("answer", "answer"))
+    finally:
+        _CHECKED[0] = True
 
 
 def parse_answer(d: Any, where: Where, outer: Symbols | None = None) -> Answer:
@@ -284,28 +370,51 @@ def _symbols(d: dict, where: Where, outer: Symbols | None) -> Symbols:
         domain[name] = (lo, hi)
     if outer is not None:
         domain = {**{k: v for k, v in outer.domain.items() if k in args}, **domain}
-    return Symbols(tuple(args), {k: v for k, v in assumptions.items() if v}, domain)
+    functions = tuple(text(f, where.at("functions").at(i), 40)
+                      for i, f in enumerate(array(d.get("functions", []), where.at("functions"), 0, 20)))
+    values: dict[str, Any] = {}
+    for name, v in mapping(d.get("values", {}), where.at("values"), args).items():
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise where.at("values").at(name).fail("must be a finite number")
+        values[name] = v
+    for i, f in enumerate(functions):
+        if f not in args or f in values or f in assumptions or f in domain:
+            raise where.at("functions").at(i).fail(f"{f!r} must be an argument without assumptions, domain or value")
+    if outer is not None:
+        functions = tuple(f for f in outer.functions if f in args) + tuple(f for f in functions if f not in outer.functions)
+        values = {**{k: v for k, v in outer.values.items() if k in args}, **values}
+    return Symbols(tuple(args), {k: v for k, v in assumptions.items() if v}, domain, functions, values)
+
+
+_SYMBOL_KEYS = ("args", "assumptions", "domain", "functions", "values")
+
+
+def _expression(raw: Any, where: Where, symbols: Symbols) -> str:
+    expr = text(raw, where, 4_000)
+    if not _CHECKED[0]:
+        return expr
+    why = expression_problem(expr, set(symbols.symbol_names()), set(symbols.functions))
+    if why:
+        raise where.fail(why)
+    return expr
 
 
 def _symbolic(d: dict, where: Where, outer: Symbols | None) -> SymbolicAnswer:
-    mapping(d, where, ("type", "args", "expr", "assumptions", "domain", "rtol", "samples"), ("expr",))
+    mapping(d, where, ("type", *_SYMBOL_KEYS, "expr", "rtol", "samples", "up_to_sign"), ("expr",))
     symbols = _symbols(d, where, outer)
-    expr = text(d["expr"], where.at("expr"), 4_000)
-    why = expression_problem(expr, set(symbols.args))
-    if why:
-        raise where.at("expr").fail(why)
+    expr = _expression(d["expr"], where.at("expr"), symbols)
     rtol = real(d.get("rtol", DEFAULT_RTOL), where.at("rtol"), 0.0, 0.5, low_open=True)
     samples = integer(d.get("samples", DEFAULT_SAMPLES), where.at("samples"), 1, 50)
-    return SymbolicAnswer(expr, symbols, rtol, samples)
+    return SymbolicAnswer(expr, symbols, rtol, samples, boolean(d.get("up_to_sign", False), where.at("up_to_sign")))
 
 
 def _numeric(d: dict, where: Where, outer: Symbols | None) -> NumericAnswer:
-    mapping(d, where, ("type", "value", "rtol", "atol"), ("value",))
+    mapping(d, where, ("type", "value", "rtol", "atol", "up_to_sign"), ("value",))
     value = complex_number(d["value"], where.at("value"))
     rtol, atol = _tolerances(d, where)
     if value == 0 and atol == 0:
         raise where.at("atol").fail("a zero value needs an absolute tolerance")
-    return NumericAnswer(value, rtol, atol)
+    return NumericAnswer(value, rtol, atol, boolean(d.get("up_to_sign", False), where.at("up_to_sign")))
 
 
 def _integer(d: dict, where: Where, outer: Symbols | None) -> IntegerAnswer:
@@ -343,19 +452,46 @@ def _function(d: dict, where: Where, outer: Symbols | None) -> FunctionAnswer:
     return FunctionAnswer(code, tuple(tuple(t) for t in tests), rtol, atol)
 
 
-def _composite(d: dict, where: Where, outer: Symbols | None) -> CompositeAnswer:
-    mapping(d, where, ("type", "parts", "args", "assumptions", "domain"), ("parts",))
-    symbols = _symbols(d, where, outer) if ("args" in d or outer is None) else outer
-    parts = []
-    for i, raw in enumerate(array(d["parts"], where.at("parts"), 2, MAX_PARTS)):
-        part = parse_answer(raw, where.at("parts").at(i), symbols)
+def _members(raws: list, where: Where, symbols: Symbols, what: str) -> list[Answer]:
+    out = []
+    for i, raw in enumerate(raws):
+        part = parse_answer(raw, where.at(i), symbols)
         if isinstance(part, FunctionAnswer):
-            raise where.at("parts").at(i).fail("a function cannot be one part of a composite answer")
-        parts.append(part)
-    return CompositeAnswer(tuple(parts), symbols)
+            raise where.at(i).fail(f"a function cannot be {what}")
+        out.append(part)
+    return out
+
+
+def _outer(d: dict, where: Where, outer: Symbols | None) -> Symbols:
+    return _symbols(d, where, outer) if ("args" in d or outer is None) else outer
+
+
+def _composite(d: dict, where: Where, outer: Symbols | None) -> CompositeAnswer:
+    mapping(d, where, ("type", "parts", *_SYMBOL_KEYS, "up_to_sign"), ("parts",))
+    symbols = _outer(d, where, outer)
+    parts = _members(array(d["parts"], where.at("parts"), 1, MAX_PARTS), where.at("parts"), symbols,
+                     "one part of a composite answer")
+    return CompositeAnswer(tuple(parts), symbols, boolean(d.get("up_to_sign", False), where.at("up_to_sign")))
+
+
+def _dict(d: dict, where: Where, outer: Symbols | None) -> DictAnswer:
+    mapping(d, where, ("type", "entries", *_SYMBOL_KEYS), ("entries",))
+    symbols = _outer(d, where, outer)
+    raw = d["entries"]
+    if not isinstance(raw, dict) or not 1 <= len(raw) <= MAX_PARTS:
+        raise where.at("entries").fail(f"must be an object of 1 to {MAX_PARTS} entries")
+    entries = [(k, _members([v], where.at("entries").at(k), symbols, "a dict entry")[0]) for k, v in raw.items()]
+    return DictAnswer(tuple(entries), symbols)
 
 
 def _set(d: dict, where: Where, outer: Symbols | None) -> SetAnswer:
+    if "items" in d:  # elements that are answers of their own: expressions, tuples, ...
+        mapping(d, where, ("type", "items", "multiset", *_SYMBOL_KEYS), ("items",))
+        symbols = _outer(d, where, outer)
+        items = _members(array(d["items"], where.at("items"), 1, MAX_ELEMENTS), where.at("items"), symbols,
+                         "a set element")
+        return SetAnswer((), "answer", multiset=boolean(d.get("multiset", False), where.at("multiset")),
+                         items=tuple(items), symbols=symbols)
     mapping(d, where, ("type", "elements", "element_type", "rtol", "atol", "multiset"), ("elements",))
     kind = d.get("element_type", "numeric")
     if kind not in SET_ELEMENT_TYPES:
@@ -383,10 +519,17 @@ def _set(d: dict, where: Where, outer: Symbols | None) -> SetAnswer:
 
 
 def _interval(d: dict, where: Where, outer: Symbols | None) -> IntervalAnswer:
-    mapping(d, where, ("type", "lower", "upper", "closed", "rtol", "atol"), ("lower", "upper"))
-    lower = None if d["lower"] is None else real(d["lower"], where.at("lower"))
-    upper = None if d["upper"] is None else real(d["upper"], where.at("upper"))
-    if lower is not None and upper is not None and not lower < upper:
+    mapping(d, where, ("type", "lower", "upper", "closed", "rtol", "atol", *_SYMBOL_KEYS), ("lower", "upper"))
+    symbols = _outer(d, where, outer)
+
+    def end(key: str) -> float | str | None:
+        raw = d[key]
+        if raw is None:
+            return None
+        return _expression(raw, where.at(key), symbols) if isinstance(raw, str) else real(raw, where.at(key))
+
+    lower, upper = end("lower"), end("upper")
+    if isinstance(lower, float) and isinstance(upper, float) and not lower < upper:
         raise where.at("upper").fail("must be greater than lower")
     closed = None
     if "closed" in d:
@@ -397,9 +540,9 @@ def _interval(d: dict, where: Where, outer: Symbols | None) -> IntervalAnswer:
     rtol, atol = _tolerances(d, where)
     if 0.0 in (lower, upper) and atol == 0:
         raise where.at("atol").fail("a zero endpoint needs an absolute tolerance")
-    return IntervalAnswer(lower, upper, closed, rtol, atol)
+    return IntervalAnswer(lower, upper, closed, rtol, atol, symbols)
 
 
 _PARSERS = {"symbolic": _symbolic, "numeric": _numeric, "integer": _integer, "boolean": _boolean,
             "string": _string, "function": _function, "composite": _composite, "set": _set,
-            "interval": _interval}
+            "dict": _dict, "interval": _interval}
