@@ -65,6 +65,8 @@ def checked_kwargs(mapping: Any) -> dict[str, Any]:
     for key in out:
         if type(key) is not str or key.startswith("_"):
             raise TypeError(f"keyword argument {key!r} is not allowed (names starting with '_' are refused)")
+        if key in guards.DENIED_KEYWORDS:
+            raise TypeError(f"keyword argument {key!r} is not allowed in the sandbox")
     return out
 
 

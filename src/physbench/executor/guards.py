@@ -6,8 +6,10 @@
   status `rejected` and the reason (issue 33).
 - Reads of the attributes that expose an array's raw memory (`tobytes`, `view`, `data`, ...) pass
   the object through `raw_memory_read`: on an array or scalar holding Python objects, or on an
-  array class itself (`np.ndarray.tobytes(a)`), they raise. An object array's bytes are
-  addresses; a view of chosen bytes as objects is a forged pointer.
+  array class itself (`np.ndarray.tobytes(a)`), they raise, and `.view` refuses object dtypes. An
+  object array's bytes are addresses; a view of chosen bytes as objects is a forged pointer.
+  `bytes(a)` of an object array is refused by the `bytes` stand-in in the program's builtins, and
+  `refcheck=` (in-place resize past live views) is refused as a keyword.
 - `fresh_random_state` reseeds `random` and numpy's global generator in each forked process, so
   two programs served by one warm parent never share a random stream.
 """
@@ -21,7 +23,10 @@ from typing import Any, Callable, NoReturn
 
 # ndarray / numpy scalar attributes that hand out or reinterpret raw bytes
 RAW_MEMORY_ATTRS = frozenset({"tobytes", "tostring", "view", "data", "getfield", "setfield", "byteswap",
-                              "newbyteorder", "resize"})
+                              "newbyteorder"})
+# keyword arguments refused wherever they appear (static check and f(**m)): `a.resize(n,
+# refcheck=False)` frees memory that views of `a` still point to
+DENIED_KEYWORDS = frozenset({"refcheck"})
 
 
 def read_only_ids(proxies: dict[str, types.ModuleType]) -> frozenset[int]:
@@ -64,8 +69,6 @@ def raw_memory_read(obj: Any, name: str) -> Any:
                             "memory addresses)")
         if name == "view":
             return _View(obj)
-        if name == "resize":
-            return _Resize(obj)
     return obj
 
 
@@ -91,18 +94,6 @@ class _View:
         if any(_dtype_has_objects(np, a) for a in (*args, *kwargs.values())):
             raise TypeError("sandbox: viewing an array's bytes as Python objects is not allowed")
         return self.array.view(*args, **kwargs)
-
-
-class _Resize:
-    """An array's in-place `.resize` with numpy's reference check always on (no dangling views)."""
-
-    __slots__ = ("array",)
-
-    def __init__(self, array: Any) -> None:
-        self.array = array
-
-    def resize(self, *shape: Any, refcheck: bool = True) -> None:
-        return self.array.resize(*shape, refcheck=True)
 
 
 class _BufferReader(type):

@@ -12,7 +12,7 @@ import ast
 import string
 from typing import Iterator
 
-from physbench.executor.guards import RAW_MEMORY_ATTRS
+from physbench.executor.guards import DENIED_KEYWORDS, RAW_MEMORY_ATTRS
 from physbench.executor.policy import allowed_modules, denied_attribute
 
 # builtins that must not even be named: reflection, dynamic code, I/O, the interpreter itself
@@ -71,6 +71,8 @@ def _node_problems(node: ast.AST, modules: frozenset[str], policy: str) -> Itera
         arg = node.arg  # type: ignore[attr-defined]
         if arg is not None and arg.startswith("_"):
             yield f"keyword {arg!r}: names starting with an underscore are not allowed"
+        elif arg in DENIED_KEYWORDS:
+            yield f"keyword {arg!r} is not allowed in the sandbox"
     for name in _names_in(node):
         yield from _name_problems(name)
     if kind is ast.Attribute:
