@@ -61,8 +61,11 @@ DENIED_ATTRS = frozenset({
     "loadtxt", "genfromtxt", "fromfile", "fromregex", "memmap", "DataSource", "ctypes", "ctypeslib", "cffi",
     "parse_expr", "preview", "init_printing", "init_session", "var",
     "sys", "os", "modules", "builtins", "environ", "getenv", "putenv", "system", "popen", "subprocess",
-    "importlib", "open", "mro",
+    "importlib", "mro",
 })
+# not denied as an attribute: `open` (sympy's `Interval.open` builds an open interval, CritPt's
+# templates use it; the builtin stays unavailable, no file opener is offered by any proxy, and
+# Landlock with the audit hook limits what any library could open)
 
 # scientific modules: every public attribute is offered except modules not listed above and
 # these names (file I/O, code generation, string parsing, pagers, plotting, config printing)

@@ -378,7 +378,7 @@ def _symbols(d: dict, where: Where, outer: Symbols | None) -> Symbols:
             raise where.at("values").at(name).fail("must be a finite number")
         values[name] = v
     for i, f in enumerate(functions):
-        if f not in args or f in values or f in assumptions or f in domain:
+        if f not in args or f in values or assumptions.get(f) or f in domain:
             raise where.at("functions").at(i).fail(f"{f!r} must be an argument without assumptions, domain or value")
     if outer is not None:
         functions = tuple(f for f in outer.functions if f in args) + tuple(f for f in functions if f not in outer.functions)

@@ -163,6 +163,8 @@ class _Matcher:
                 return _bad(f"expected a boolean, got {type(v).__name__}")
             return OK if v == a.value else _wrong("the other boolean")
         if isinstance(a, StringAnswer):
+            if self.sp is not None and isinstance(v, self.sp.Symbol):  # sp.Tuple('Yes', ...) made it a Symbol
+                v = str(v.name)
             if not isinstance(v, str) or isinstance(v, SymPyText):
                 return _bad(f"expected a string, got {type(v).__name__}")
             ok = any(strings_match(v, s, a.case_sensitive) for s in (a.value, *a.aliases))
