@@ -186,3 +186,17 @@ def test_research_check_grades_the_stored_answer_of_every_shape(cli, tmp_path):
         all_steps = [step(SHAPES[n][0]) for n in SHAPES]
         got = grade_steps(all_steps, [oracle_code(s) for s in all_steps], ex)
     assert [g.outcome for g in got] == ["correct"] * len(SHAPES), [(n, g) for n, g in zip(SHAPES, got) if not g.correct]
+
+
+def test_a_thousand_element_set_is_matched_here_without_sympy():
+    """Plain sets are compared in the grading process: no recursion limit, garbage stops early."""
+    from physbench.suites.research.judge import verdict
+
+    a = parse_answer({"type": "set", "element_type": "integer", "elements": list(range(1000))}, Where("t", "a"))
+    assert verdict(a, frozenset(range(999, -1, -1)))["verdict"] == "correct"
+    assert verdict(a, list(range(999)) + [5])["verdict"] == "wrong"
+    assert verdict(a, ["x"] * 1000)["verdict"] == "wrong"
+    pairs = parse_answer({"type": "set", "items": [{"type": "composite", "parts": [{"type": "integer", "value": i},
+                                                                                  {"type": "integer", "value": -i}]}
+                                                   for i in range(300)]}, Where("t", "a"))
+    assert verdict(pairs, {(i, -i) for i in range(300)})["verdict"] == "correct"

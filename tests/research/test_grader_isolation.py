@@ -161,3 +161,11 @@ def test_the_integrations_reward_through_the_same_isolated_grading():
     assert grade_reply("research", item, right, "stop").passed
     g = grade_reply("research", item, tamper, "stop")
     assert not g.passed and g.outcome == "rejected"
+
+
+def test_one_bad_value_in_a_judged_batch_costs_only_itself(ex):
+    """Judge calls go in batches; an object the grader does not accept is bad_kind, the rest unharmed."""
+    s = step(P)
+    replies = [program("", RIGHT), program("", "sp.Lambda(p, p)"), program("", "sp.Integral(p, p)"),
+               program("", WRONG), program("", "sp.expand(" + RIGHT + ")")]
+    assert [g.outcome for g in grades(ex, s, replies)] == ["correct", "bad_kind", "bad_kind", "wrong", "correct"]

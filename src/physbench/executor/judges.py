@@ -13,7 +13,8 @@ from typing import Any, Callable
 
 JUDGES: dict[str, dict[str, str]] = {
     "strict": {},
-    "scientific": {"research": "physbench.suites.research.judge:judge"},
+    "scientific": {"research": "physbench.suites.research.judge:judge",
+                   "research_batch": "physbench.suites.research.judge:judge_batch"},
 }
 
 

@@ -90,7 +90,7 @@ class ExecResult:
         return self.status == "ok"
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON: tuples and sets become lists, complex numbers {"real", "imag"}, keys strings."""
+        """Plain JSON: tuples become lists, sets {"set": [...]}, complex numbers {"real", "imag"}, keys strings."""
         return {"status": self.status, "value": _plain(self.value), "error": self.error,
                 "wall_s": round(self.wall_s, 6), "cpu_s": round(self.cpu_s, 6),
                 "max_rss_mb": round(self.max_rss_mb, 3), "output": self.output}
@@ -99,12 +99,9 @@ class ExecResult:
 def _plain(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
-    if isinstance(value, (set, frozenset)):
+    if isinstance(value, (set, frozenset)):  # tagged: a set has no order a reader may take as one
         items = [_plain(v) for v in value]
-        try:
-            return sorted(items)
-        except TypeError:
-            return sorted(items, key=repr)
+        return {"set": sorted(items, key=lambda v: (type(v).__name__, repr(v)))}
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, complex):

@@ -336,14 +336,15 @@ _DEFAULT: dict[str, Executor] = {}
 _DEFAULT_LOCK = threading.Lock()
 
 
-def default_executor(policy: str = "strict") -> Executor:
-    """The shared pool for `policy`, started on first use and closed at interpreter exit."""
+def default_executor(policy: str = "strict", workers: int = 2) -> Executor:
+    """The shared pool for `policy`, started on first use (with `workers` warm sandboxes: a caller
+    with a single job asks for 1 and saves starting a second interpreter) and closed at exit."""
     with _DEFAULT_LOCK:
         ex = _DEFAULT.get(policy)
         if ex is None:
             if policy not in POLICIES:
                 raise ValueError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
-            ex = _DEFAULT[policy] = Executor(policy, workers=2)
+            ex = _DEFAULT[policy] = Executor(policy, workers=workers)
         return ex
 
 

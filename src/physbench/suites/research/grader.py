@@ -79,7 +79,7 @@ def grade_steps(steps: Sequence[Step], replies: Sequence[object], executor: Any 
     """Grade each (step, reply) pair; sandbox runs and judge calls are batched across the workers."""
     from physbench.executor import default_executor
 
-    ex = executor or default_executor("scientific")
+    ex = executor or default_executor("scientific", workers=1 if len(steps) <= 1 else 2)
     prepared = [prepare(s, r) for s, r in zip(steps, replies)]
     out: list[StepGrade | None] = [p[1] for p in prepared]
     batch: dict[tuple[float, int], list[int]] = {}
@@ -114,13 +114,38 @@ def grade_steps(steps: Sequence[Step], replies: Sequence[object], executor: Any 
 
 
 def _judge(ex: Any, calls: list[tuple[Any, ...]]) -> list[Any]:
+    """One judge result per call: the calls go in a few batches (one fork each, one per worker);
+    a batch that fails as a whole, and any call in it that raised, is judged again on its own."""
+    from physbench.executor import ExecResult
+
     if not calls:
         return []
+    workers = max(1, len(getattr(ex, "worker_pids", lambda: [0, 0])()))
+    size = -(-len(calls) // workers)
+    chunks = [calls[k:k + size] for k in range(0, len(calls), size)]
+    out: list[Any] = [None] * len(calls)
     try:
-        return ex.judge_map("research", calls, judge_limits())
+        batches = ex.judge_map("research_batch", [(chunk,) for chunk in chunks], judge_limits())
     except Exception as exc:
-        from physbench.executor import ExecResult
         return [ExecResult("raised", error=f"sandbox: {exc}")] * len(calls)
+    alone: list[int] = []
+    for c, res in enumerate(batches):
+        base = c * size
+        values = res.value if res.ok and isinstance(res.value, list) and len(res.value) == len(chunks[c]) else None
+        for k in range(len(chunks[c])):
+            v = values[k] if values is not None else None
+            if isinstance(v, dict) and "retry" not in v:
+                out[base + k] = ExecResult("ok", v)
+            else:
+                alone.append(base + k)
+    if alone:
+        try:
+            for i, res in zip(alone, ex.judge_map("research", [calls[i] for i in alone], judge_limits())):
+                out[i] = res
+        except Exception as exc:
+            for i in alone:
+                out[i] = ExecResult("raised", error=f"sandbox: {exc}")
+    return out
 
 
 def _failed(res: Any, prefix: str = "") -> StepGrade:

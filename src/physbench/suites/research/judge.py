@@ -21,7 +21,7 @@ from physbench.suites.research.answers import (Answer, BooleanAnswer, CompositeA
                                                IntervalAnswer, NumericAnswer, SetAnswer, StringAnswer,
                                                SymbolicAnswer, Symbols, rebuild)
 from physbench.suites.research.compare import numbers_close, strings_match
-from physbench.suites.research.srepr import parse_srepr  # imported here: the judge's process reads no source
+from physbench.suites.research.srepr import NotExpression, parse_srepr  # here: the judge's process reads no source
 
 MAX_OPS = 5_000          # cap on a returned expression's size before it is compared
 MAX_SET_ITEMS = 1_000
@@ -40,18 +40,38 @@ def judge(kind: str, *args: Any) -> dict[str, Any]:
         return verdict(answer, value, int(seed), sympy=True)
     if kind == "trees":
         got, expected, rtol, atol = args
-        return _result(_Matcher(True, 0).trees(got, expected, float(rtol), float(atol)))
+        return trees_verdict(got, expected, float(rtol), float(atol), sympy=True)
     raise ValueError(f"unknown judge call {kind!r}")
+
+
+def judge_batch(calls: Any) -> list[dict[str, Any]]:
+    """Several judge calls in one process (one fork for a batch of replies); a call that raises
+    comes back as {"retry": ...}, for the grader to run alone and report faithfully."""
+    out = []
+    for call in calls:
+        try:
+            out.append(judge(*call))
+        except MemoryError:
+            raise
+        except Exception as exc:
+            out.append({"retry": f"{type(exc).__name__}: {str(exc)[:200]}"})
+    return out
 
 
 def verdict(answer: Answer, value: Any, seed: int = 0, sympy: bool = False) -> dict[str, Any]:
     """The verdict of `value` for `answer`; with sympy=False raises NeedsSympy when SymPy is needed."""
-    return _result(_Matcher(sympy, seed).match(answer, value, answer_symbols(answer)))
+    try:
+        return _result(_Matcher(sympy, seed).match(answer, value, answer_symbols(answer)))
+    except NotExpression as exc:
+        return _result(_bad(f"returned SymPy object not accepted: {exc}"))
 
 
 def trees_verdict(got: Any, expected: Any, rtol: float, atol: float, sympy: bool = False) -> dict[str, Any]:
     """Function answers: the returned tree equals the reference's, numbers within tolerance."""
-    return _result(_Matcher(sympy, 0).trees(got, expected, rtol, atol))
+    try:
+        return _result(_Matcher(sympy, 0).trees(got, expected, rtol, atol))
+    except NotExpression as exc:
+        return _result(_bad(f"returned SymPy object not accepted: {exc}"))
 
 
 def answer_symbols(answer: Answer) -> Symbols:
@@ -229,20 +249,21 @@ class _Matcher:
         expected = list(a.items) if a.element_type == "answer" else [_element(a, e) for e in a.elements]
         symbols = a.symbols
 
-        def same(x: Any, e: Answer) -> bool:
-            return self.match(e, x, symbols)[0] == "correct"
-
-        if not a.multiset:  # merge duplicates: two values equal to the same expected element count once
-            kept: list[Any] = []
-            for x in items:
-                hits = {j for j, e in enumerate(expected) if same(x, e)}
-                if not hits or not any(hits & {j for j, e in enumerate(expected) if same(k, e)} for k in kept):
-                    kept.append(x)
-            items = kept
-        if len(items) != len(expected):
-            return _wrong(f"{len(items)} distinct elements instead of {len(expected)}")
-        edges = [[j for j, e in enumerate(expected) if same(x, e)] for x in items]
-        return OK if _perfect_matching(edges, len(expected)) else _wrong("the elements differ")
+        hits: list[set[int]] = []
+        for x in items:  # every element must equal some expected one; stop at the first that does not
+            h = {j for j, e in enumerate(expected) if self.match(e, x, symbols)[0] == "correct"}
+            if not h:
+                return _wrong(f"{str(x)[:60]} is none of the expected elements")
+            hits.append(h)
+        if not a.multiset:  # merge duplicates: values equal to the same expected element count once
+            kept: list[set[int]] = []
+            for h in hits:
+                if not any(h & k for k in kept):
+                    kept.append(h)
+            hits = kept
+        if len(hits) != len(expected):
+            return _wrong(f"{len(hits)} distinct elements instead of {len(expected)}")
+        return OK if _perfect_matching([sorted(h) for h in hits], len(expected)) else _wrong("the elements differ")
 
     def dict(self, a: DictAnswer, v: Any) -> tuple[str, str]:
         if not isinstance(v, dict):
@@ -390,19 +411,33 @@ def _element(a: SetAnswer, e: Any) -> Answer:
 
 
 def _perfect_matching(edges: list[list[int]], n: int) -> bool:
-    """Whether every left item can take a distinct right item (Kuhn's augmenting paths)."""
-    owner = [-1] * n
-
-    def place(i: int, seen: set[int]) -> bool:
-        for j in edges[i]:
-            if j not in seen:
-                seen.add(j)
-                if owner[j] == -1 or place(owner[j], seen):
-                    owner[j] = i
-                    return True
-        return False
-
-    return all(place(i, set()) for i in range(len(edges)))
+    """Whether every left item can take a distinct right item (augmenting paths, breadth-first,
+    no recursion)."""
+    owner = [-1] * n            # right j -> left i holding it
+    holds = [-1] * len(edges)   # left i -> right j it holds
+    for start in range(len(edges)):
+        came: dict[int, int] = {}  # right j -> left i it was reached from
+        queue, head, free = [start], 0, -1
+        while head < len(queue) and free < 0:
+            i = queue[head]
+            head += 1
+            for j in edges[i]:
+                if j in came:
+                    continue
+                came[j] = i
+                if owner[j] == -1:
+                    free = j
+                    break
+                queue.append(owner[j])
+        if free < 0:
+            return False
+        j = free
+        while j != -1:  # flip the path: each left item on it takes the right item it reached
+            i = came[j]
+            nxt = holds[i]
+            owner[j], holds[i] = i, j
+            j = nxt
+    return True
 
 
 def sample_points(symbols: Symbols, samples: int, seed: int) -> list[dict[str, str]]:
