@@ -132,7 +132,7 @@ def _beneath(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip("/") + "/")
 
 
-@pytest.mark.parametrize("policy", ["strict", "scientific"])
+@pytest.mark.parametrize("policy", ["strict", "scientific", "symbolic"])
 def test_landlock_roots_stop_at_the_policys_packages(policy):
     """No read root holds a whole site-packages folder; beneath one, exactly the policy's packages."""
     from physbench.executor.layers import read_roots
@@ -141,7 +141,8 @@ def test_landlock_roots_stop_at_the_policys_packages(policy):
     sites = _site_dirs()
     assert not [(r, s) for r in roots for s in sites if _beneath(s, r)], "a root holds a site-packages folder"
     inside = {Path(r).name for r in roots for s in sites if _beneath(r, s) and r != s}
-    want = {"numpy", "scipy", "sympy", "mpmath", "numpy.libs", "scipy.libs"} if policy == "scientific" else set()
+    want = {"scientific": {"numpy", "scipy", "sympy", "mpmath", "numpy.libs", "scipy.libs"},
+            "symbolic": {"sympy", "mpmath"}}.get(policy, set())
     installed = {n for n in want if any(os.path.isdir(os.path.join(s, n)) for s in sites)}
     assert inside == installed, inside
     src = os.path.realpath(Path(__file__).resolve().parents[2] / "src")
@@ -162,3 +163,28 @@ def solve():
     assert first.ok and second.ok and third.ok
     for i in range(3):
         assert len({first.value[i], second.value[i], third.value[i]}) == 3, (first.value, second.value)
+
+
+@pytest.fixture(scope="module")
+def symbolic_ex():
+    from physbench.executor import Executor
+
+    with Executor("symbolic", workers=1) as ex:
+        yield ex
+
+
+def test_the_symbolic_policy_offers_sympy_alone_with_the_same_guards(symbolic_ex):
+    """`symbolic` (sympy and cmath, no numpy or scipy) keeps every scientific guard."""
+    assert symbolic_ex.run("import numpy\ndef solve():\n    return 1").status == "rejected"
+    assert symbolic_ex.run("import scipy.special\ndef solve():\n    return 1").status == "rejected"
+    r = symbolic_ex.run("import sympy as sp\nimport cmath\ndef solve():\n    x = sp.Symbol('x')\n"
+                        "    return float(sp.lambdify(x, sp.sin(x))(0.5)), sp.integrate(x, (x, 0, 2)), cmath.sqrt(-1)")
+    assert r.status == "ok" and abs(r.value[0] - 0.479425538604203) < 1e-12 and r.value[1:] == (2, 1j), r
+    names = ", ".join(repr(n) for n in DENIED_NUMPY)
+    r = symbolic_ex.run(f"import sympy as sp\ndef solve():\n    x = sp.Symbol('x')\n    out = []\n"
+                        f"    for name in [{names}]:\n        try:\n"
+                        f"            out.append(repr(sp.lambdify(x, sp.Function(name)(x))(1.0))[:40])\n"
+                        f"        except NameError:\n            out.append('refused')\n    return out")
+    assert r.status == "ok" and r.value == ["refused"] * len(DENIED_NUMPY), r
+    r = symbolic_ex.run("import sympy as sp\nsp.simplify = abs\ndef solve():\n    return 1")
+    assert r.status == "rejected" and "read-only" in r.error

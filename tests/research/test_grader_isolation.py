@@ -180,3 +180,21 @@ def test_an_answer_built_to_vanish_at_the_seeded_points_is_still_wrong(ex):
     roots = [pt["p"] for pt in sample_points(s.answer.symbols, s.answer.samples, 0)]
     trap = RIGHT + " + " + "*".join(f"(p - sp.Rational('{x}'))" for x in roots)
     assert [g.outcome for g in grades(ex, s, [program("", trap), program("", RIGHT)])] == ["wrong", "correct"]
+
+
+def test_sympy_only_steps_are_graded_in_the_symbolic_sandbox_with_the_same_results():
+    """A template importing only sympy is graded by the light `symbolic` pool; the attacks fare
+    exactly as in the scientific one."""
+    from physbench.executor import Executor
+    from physbench.suites.research.grader import step_policy
+
+    sympy_only = Step("challenge", "q", "import sympy as sp\n\ndef answer(p):\n    ...\n",
+                      parse_answer(P, Where("t.json", "answer")), wall_s=10)
+    assert step_policy(sympy_only) == "symbolic" and step_policy(step(P)) == "scientific"
+    body = lambda prelude, b: f"```python\nimport sympy as sp\n{prelude}\n\ndef answer(p):\n    return {b}\n```"
+    replies = [body("", RIGHT), body("", WRONG), body("sp.simplify = lambda e: 0", WRONG),
+               body("def abs(z):\n    return 0", WRONG), body("max = 4\nstr = 'IXYZ'", RIGHT),
+               body("import numpy as np", RIGHT)]
+    with Executor("symbolic", workers=1) as ex:
+        got = [g.outcome for g in grade_steps([sympy_only] * len(replies), replies, ex)]
+    assert got == ["correct", "wrong", "rejected", "wrong", "correct", "rejected"]

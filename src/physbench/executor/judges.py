@@ -11,11 +11,9 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any, Callable
 
-JUDGES: dict[str, dict[str, str]] = {
-    "strict": {},
-    "scientific": {"research": "physbench.suites.research.judge:judge",
-                   "research_batch": "physbench.suites.research.judge:judge_batch"},
-}
+_RESEARCH = {"research": "physbench.suites.research.judge:judge",
+             "research_batch": "physbench.suites.research.judge:judge_batch"}
+JUDGES: dict[str, dict[str, str]] = {"strict": {}, "scientific": _RESEARCH, "symbolic": _RESEARCH}
 
 
 def load(policy: str) -> dict[str, Callable[..., Any]]:

@@ -63,11 +63,13 @@ def lambdify(args: Any, expr: Any, modules: Any = None, printer: Any = None, use
 
 
 def _kind(modules: Any) -> str:
+    import sys
+
     names = modules if isinstance(modules, (list, tuple)) else [modules]
     for name in names:
         if name in ("mpmath", "math", "sympy", "numpy", "scipy", "jax"):
             return "numpy" if name in ("scipy", "jax") else name
-    return "numpy"
+    return "numpy" if "numpy" in sys.modules else "mpmath"  # as sympy does without numpy
 
 
 def _bind(param: Any, value: Any, env: dict[Any, Any]) -> None:

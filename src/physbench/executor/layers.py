@@ -25,7 +25,8 @@ from physbench.executor import landlock, namespaces, seccomp
 KERNEL_LAYERS = ("namespaces", "pid_namespace", "seccomp", "landlock")
 # the layers a policy relies on: without them a Python-level escape would reach the host
 REQUIRED = {"strict": ("namespaces", "seccomp", "landlock"),
-            "scientific": ("namespaces", "seccomp", "landlock")}
+            "scientific": ("namespaces", "seccomp", "landlock"),
+            "symbolic": ("namespaces", "seccomp", "landlock")}
 EXPECTED_BLOCKS = {
     "namespaces": ("write_file", "socket", "read_proc"),
     "pid_namespace": (),
@@ -50,8 +51,8 @@ def read_roots(policy: str = "scientific") -> list[str]:
         for entry in os.scandir(stdlib):
             if entry.name not in ("site-packages", "dist-packages"):
                 roots.add(os.path.realpath(entry.path))
-    if policy == "scientific":
-        for name in _SCIENTIFIC_PACKAGES:
+    if policy in ("scientific", "symbolic"):
+        for name in (_SCIENTIFIC_PACKAGES if policy == "scientific" else ("sympy", "mpmath")):
             pkg = package_dir(name)
             if pkg is None:
                 continue

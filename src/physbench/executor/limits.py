@@ -10,7 +10,7 @@ import math
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
-POLICIES = ("strict", "scientific")
+POLICIES = ("strict", "scientific", "symbolic")
 
 STATUSES = ("ok", "rejected", "raised", "timeout", "memory", "line_limit", "output_limit", "bad_return")
 
@@ -21,6 +21,7 @@ _DEFAULTS: dict[str, dict[str, float]] = {
     "scientific": dict(wall_s=30.0, cpu_s=30.0, memory_mb=256, max_lines=100_000, max_output_chars=65_536,
                        max_value_chars=1_000_000, max_source_chars=16_000),
 }
+_DEFAULTS["symbolic"] = dict(_DEFAULTS["scientific"])
 
 # what a caller may ask for at most: keeps a typo from becoming an hour-long or 1 TB run
 _CEILINGS = dict(wall_s=600.0, cpu_s=600.0, memory_mb=65_536, max_lines=10**9, max_output_chars=10**8,

@@ -16,15 +16,23 @@ SCIENTIFIC_SUBMODULES = {
     "sympy": (),
     "cmath": (),
 }
+# `symbolic`: the scientific policy's sympy and cmath without numpy and scipy, for programs whose
+# template imports nothing else (most CritPt answers); its warm parent starts in about the time
+# `import sympy` takes
+SYMBOLIC_SUBMODULES = {"sympy": (), "cmath": ()}
+
+
+def library_modules(policy: str) -> dict[str, tuple[str, ...]]:
+    """The non-standard modules a policy offers, each with its importable submodules."""
+    return {"scientific": SCIENTIFIC_SUBMODULES, "symbolic": SYMBOLIC_SUBMODULES}.get(policy, {})
 
 
 def allowed_modules(policy: str) -> frozenset[str]:
     """Every module name a program under `policy` may import, submodules as dotted names."""
     names = set(STRICT_MODULES)
-    if policy == "scientific":
-        for top, subs in SCIENTIFIC_SUBMODULES.items():
-            names.add(top)
-            names.update(f"{top}.{s}" for s in subs)
+    for top, subs in library_modules(policy).items():
+        names.add(top)
+        names.update(f"{top}.{s}" for s in subs)
     return frozenset(names)
 
 

@@ -13,7 +13,7 @@ import importlib
 import types
 from typing import Any, Callable
 
-from physbench.executor.policy import SCIENTIFIC_DENIED, SCIENTIFIC_SUBMODULES, STRICT_MODULES
+from physbench.executor.policy import SCIENTIFIC_DENIED, STRICT_MODULES, library_modules
 
 # explicit allow-lists for the standard modules (names absent from this Python are skipped)
 _STRICT_ATTRS: dict[str, tuple[str, ...] | None] = {
@@ -39,8 +39,8 @@ def build_proxies(policy: str) -> dict[str, types.ModuleType]:
     for name in STRICT_MODULES:
         real = importlib.import_module(name)
         proxies[name] = _proxy(name, real, _listed(_STRICT_ATTRS[name]))
-    if policy == "scientific":
-        for top, subs in SCIENTIFIC_SUBMODULES.items():
+    if library_modules(policy):
+        for top, subs in library_modules(policy).items():
             real_top = importlib.import_module(top)
             denied = SCIENTIFIC_DENIED[top]
             sub_proxies = {}

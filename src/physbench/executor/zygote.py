@@ -36,10 +36,10 @@ class Zygote:
         self.policy = policy
         self.pending: int | None = None
         self.spare: tuple[int, int, int] | None = None
-        if policy == "scientific":  # before the proxies copy the libraries' names
-            gadgets.install_scientific()
+        if policy in ("scientific", "symbolic"):  # before the proxies copy the libraries' names
+            gadgets.install_scientific(with_scipy=policy == "scientific")
         self.proxy_map = proxies.build_proxies(policy)
-        if policy == "scientific":  # lambdify resolves function names in the proxies only
+        if policy in ("scientific", "symbolic"):  # lambdify resolves function names in the proxies only
             lambdify.use_modules(self.proxy_map)
         warmup.run(policy)
         importer = proxies.make_importer(self.proxy_map, policy)

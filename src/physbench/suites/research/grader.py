@@ -58,7 +58,19 @@ class StepGrade:
         return {"correct": self.correct, "outcome": self.outcome, **self.detail}
 
 
-def prepare(step: Step, reply: object) -> tuple[str | None, StepGrade | None]:
+def step_policy(step: Step) -> str:
+    """The lightest sandbox policy that offers every module the step's code may import: `symbolic`
+    (sympy, cmath and the standard modules; starts fast) unless numpy or scipy is wanted."""
+    from physbench.executor.policy import allowed_modules
+    from physbench.suites.research.problem import template_imports
+
+    wanted = set(step.template_imports())
+    if isinstance(step.answer, FunctionAnswer):
+        wanted |= template_imports(step.answer.reference)
+    return "symbolic" if wanted <= allowed_modules("symbolic") else "scientific"
+
+
+def prepare(step: Step, reply: object, policy: str = "scientific") -> tuple[str | None, StepGrade | None]:
     """(program, early grade): an early grade when nothing needs to run."""
     from physbench.executor import check_source
 
@@ -68,7 +80,7 @@ def prepare(step: Step, reply: object) -> tuple[str | None, StepGrade | None]:
     bad = foreign_imports(code, step.template_imports())
     if bad:
         return None, StepGrade("rejected", {"error": f"imports {bad[0]!r}, which the template does not"})
-    problems = check_source(code, "scientific")
+    problems = check_source(code, policy)
     if problems:
         return None, StepGrade("rejected", {"error": problems[0][:300]})
     return code, None
@@ -79,8 +91,11 @@ def grade_steps(steps: Sequence[Step], replies: Sequence[object], executor: Any 
     """Grade each (step, reply) pair; sandbox runs and judge calls are batched across the workers."""
     from physbench.executor import default_executor
 
-    ex = executor or default_executor("scientific", workers=1 if len(steps) <= 1 else 2)
-    prepared = [prepare(s, r) for s, r in zip(steps, replies)]
+    if executor is None:  # one pool: symbolic when every step allows it, else scientific
+        policy = "symbolic" if all(step_policy(s) == "symbolic" for s in steps) else "scientific"
+        executor = default_executor(policy, workers=1 if len(steps) <= 1 else 2)
+    ex = executor
+    prepared = [prepare(s, r, getattr(ex, "policy", "scientific")) for s, r in zip(steps, replies)]
     out: list[StepGrade | None] = [p[1] for p in prepared]
     batch: dict[tuple[float, int], list[int]] = {}
     for i, (step, (program, early)) in enumerate(zip(steps, prepared)):
