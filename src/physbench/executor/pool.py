@@ -337,8 +337,8 @@ _DEFAULT_LOCK = threading.Lock()
 
 
 def default_executor(policy: str = "strict", workers: int = 2) -> Executor:
-    """The shared pool for `policy`, started on first use (with `workers` warm sandboxes: a caller
-    with a single job asks for 1 and saves starting a second interpreter) and closed at exit."""
+    """The shared pool for `policy`, started on first use with `workers` warm sandboxes (later
+    callers share it as it is) and closed at interpreter exit."""
     with _DEFAULT_LOCK:
         ex = _DEFAULT.get(policy)
         if ex is None:

@@ -93,7 +93,7 @@ def grade_steps(steps: Sequence[Step], replies: Sequence[object], executor: Any 
 
     if executor is None:  # one pool: symbolic when every step allows it, else scientific
         policy = "symbolic" if all(step_policy(s) == "symbolic" for s in steps) else "scientific"
-        executor = default_executor(policy, workers=1 if len(steps) <= 1 else 2)
+        executor = default_executor(policy)  # shared: later calls (an eval's items) reuse both workers
     ex = executor
     prepared = [prepare(s, r, getattr(ex, "policy", "scientific")) for s, r in zip(steps, replies)]
     out: list[StepGrade | None] = [p[1] for p in prepared]
