@@ -174,7 +174,7 @@ def test_one_bad_value_in_a_judged_batch_costs_only_itself(ex):
 def test_an_answer_built_to_vanish_at_the_seeded_points_is_still_wrong(ex):
     """The seeded sample points are public (seed 0); fresh points drawn in the judge catch a
     wrong answer that agrees with the reference exactly there."""
-    from physbench.suites.research.judge import sample_points
+    from physbench.suites.research.sampling import sample_points
 
     s = step(P)
     roots = [pt["p"] for pt in sample_points(s.answer.symbols, s.answer.samples, 0)]

@@ -21,6 +21,7 @@ from physbench.suites.research.answers import (Answer, BooleanAnswer, CompositeA
                                                IntervalAnswer, NumericAnswer, SetAnswer, StringAnswer,
                                                SymbolicAnswer, Symbols, rebuild)
 from physbench.suites.research.compare import numbers_close, strings_match
+from physbench.suites.research.sampling import evaluate, perfect_matching, sample_points, stand_ins
 from physbench.suites.research.srepr import NotExpression, parse_srepr  # here: the judge's process reads no source
 
 MAX_OPS = 5_000          # cap on a returned expression's size before it is compared
@@ -264,7 +265,7 @@ class _Matcher:
             hits = kept
         if len(hits) != len(expected):
             return _wrong(f"{len(hits)} distinct elements instead of {len(expected)}")
-        return OK if _perfect_matching([sorted(h) for h in hits], len(expected)) else _wrong("the elements differ")
+        return OK if perfect_matching([sorted(h) for h in hits], len(expected)) else _wrong("the elements differ")
 
     def dict(self, a: DictAnswer, v: Any) -> tuple[str, str]:
         if not isinstance(v, dict):
@@ -348,7 +349,7 @@ class _Matcher:
         signs = (sign, -sign) if a.up_to_sign else (sign,)
         first = ("wrong", "")
         for s in signs:
-            r = self.equal(sign_of(sp, s, got), ref, a)
+            r = self.equal(got if s == 1 else -got, ref, a)
             if r[0] == "correct":
                 return r
             if s == sign:
@@ -359,7 +360,7 @@ class _Matcher:
         sp = self.sp
         if got == ref:
             return OK
-        got_n, ref_n = _stand_ins(sp, got, a.symbols), _stand_ins(sp, ref, a.symbols)
+        got_n, ref_n = stand_ins(sp, got, a.symbols), stand_ins(sp, ref, a.symbols)
         valid = 0
         # the seeded points make a verdict reproducible; two more from the OS make it unguessable
         # (an answer built to vanish at the published points still differs at these)
@@ -367,7 +368,7 @@ class _Matcher:
             sample_points(a.symbols, EXTRA_POINTS, random.SystemRandom().randrange(2**62), specials=False)
         for point in points:
             subs = {self.table(a.symbols)[n]: sp.Rational(x) for n, x in point.items()}
-            x, y = _evaluate(sp, got_n, subs), _evaluate(sp, ref_n, subs)
+            x, y = evaluate(sp, got_n, subs), evaluate(sp, ref_n, subs)
             if x is None and y is None:
                 continue
             if x is None or y is None or abs(x - y) > a.rtol * max(abs(y), 1e-300):
@@ -405,98 +406,7 @@ class _Matcher:
         return OK if numbers_close(x, y, rtol, atol) else _wrong(f"{x!r} is not within the tolerance")
 
 
-def sign_of(sp: Any, s: int, e: Any) -> Any:
-    return e if s == 1 else -e
-
-
 def _element(a: SetAnswer, e: Any) -> Answer:
     if a.element_type == "numeric":
         return NumericAnswer(e, a.rtol, a.atol)
     return IntegerAnswer(e) if a.element_type == "integer" else StringAnswer(e)
-
-
-def _perfect_matching(edges: list[list[int]], n: int) -> bool:
-    """Whether every left item can take a distinct right item (augmenting paths, breadth-first,
-    no recursion)."""
-    owner = [-1] * n            # right j -> left i holding it
-    holds = [-1] * len(edges)   # left i -> right j it holds
-    for start in range(len(edges)):
-        came: dict[int, int] = {}  # right j -> left i it was reached from
-        queue, head, free = [start], 0, -1
-        while head < len(queue) and free < 0:
-            i = queue[head]
-            head += 1
-            for j in edges[i]:
-                if j in came:
-                    continue
-                came[j] = i
-                if owner[j] == -1:
-                    free = j
-                    break
-                queue.append(owner[j])
-        if free < 0:
-            return False
-        j = free
-        while j != -1:  # flip the path: each left item on it takes the right item it reached
-            i = came[j]
-            nxt = holds[i]
-            owner[j], holds[i] = i, j
-            j = nxt
-    return True
-
-
-def sample_points(symbols: Symbols, samples: int, seed: int, specials: bool = True) -> list[dict[str, str]]:
-    """Points for the numeric rung, as exact decimal text per symbol. An integer symbol takes every
-    integer of a domain of at most 13, else its two ends, 0 and +-1 where inside, then random ones
-    (with specials=False: random ones only)."""
-    rng = random.Random(seed)
-    names = symbols.symbol_names()
-    special: dict[str, list[int]] = {}
-    for n in names:
-        if specials and symbols.assumptions.get(n, {}).get("integer"):
-            lo, hi = symbols.integer_range(n)
-            special[n] = list(range(lo, hi + 1)) if hi - lo <= 12 else \
-                sorted({lo, hi} | ({0, 1, -1} & set(range(lo, hi + 1))))
-    rows = max([samples, *(len(v) for v in special.values())])
-    points = []
-    for r in range(rows):
-        point = {}
-        for n in names:
-            if symbols.assumptions.get(n, {}).get("integer"):
-                lo, hi = symbols.integer_range(n)
-                vals = special.get(n, [])
-                point[n] = str(vals[r] if r < len(vals) else rng.randint(lo, hi))
-            else:
-                lo_f, hi_f = symbols.sampling_range(n)
-                point[n] = f"{rng.uniform(lo_f, hi_f):.6f}"
-        points.append(point)
-    return points
-
-
-def _stand_ins(sp: Any, e: Any, symbols: Symbols) -> Any:
-    """`e` with each undefined-function argument replaced by a fixed smooth function of its arguments."""
-    if not symbols.functions:
-        return e
-    table = {}
-    for name in symbols.functions:
-        rng = random.Random(name)
-        coeffs = [sp.Rational(rng.randint(1, 97), rng.randint(1, 13)) for _ in range(8)]
-
-        def smooth(*args: Any, c: list = coeffs) -> Any:
-            return c[0] + sum(c[1 + i % 7] * sp.sin(c[(i + 3) % 8] * a + i + 1) for i, a in enumerate(args))
-
-        table[name] = smooth
-    out = e
-    for name, fn in table.items():
-        out = out.replace(sp.Function(name), fn)
-    return out
-
-
-def _evaluate(sp: Any, e: Any, subs: dict[Any, Any]) -> complex | None:
-    try:
-        z = complex(sp.N(e.subs(subs), 30))
-    except (TypeError, ValueError, OverflowError, ZeroDivisionError, AttributeError):
-        return None
-    if z != z or abs(z) == float("inf"):
-        return None
-    return z
