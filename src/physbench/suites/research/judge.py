@@ -241,8 +241,6 @@ class _Matcher:
         return self.match(a, v, symbols)
 
     def set(self, a: SetAnswer, v: Any) -> tuple[str, str]:
-        if isinstance(v, dict) and "set" in v:  # the old harness's form
-            v = v["set"]
         if isinstance(v, str) or not isinstance(v, (list, tuple, frozenset, set)):
             return _bad(f"expected a set, got {type(v).__name__}")
         items = list(v)[:MAX_SET_ITEMS + 1]
@@ -297,8 +295,6 @@ class _Matcher:
         return None
 
     def interval(self, a: IntervalAnswer, v: Any) -> tuple[str, str]:
-        if isinstance(v, dict) and "interval" in v:
-            v = v["interval"]
         closed: tuple[bool, bool] | None = None
         if self.sp is not None and isinstance(v, self.sp.Interval):
             lo, hi, closed = v.start, v.end, (not v.left_open, not v.right_open)
