@@ -25,6 +25,7 @@ EXPECTED = {
     "blind-vote": {(0.7, 1024)}, "blind-repair": {(0.0, 1024)}, "blind-repair-vote": {(0.7, 1024)},
     "gold-first-program": {(0.0, 2048)}, "gold-first-arithmetic": {(0.0, 4096)},
     "extract-first-program": {(0.0, 512), (0.0, 2048)}, "extract-first-arithmetic": {(0.0, 512), (0.0, 4096)},
+    "official-direct": {(0.0, 4096)}, "official-zero-shot": {(0.0, 4096)}, "official-one-shot": {(0.0, 4096)},
 }
 
 # what the manifest records for each kind of call (Table 16); the recalled arm's extraction is not
@@ -40,6 +41,7 @@ CALLS = {
     "blind-repair-vote": {"sample": (0.7, 1024)}, "gold-first-program": {"program": (0.0, 2048)},
     "gold-first-arithmetic": {"answer": NOTE}, "extract-first-program": {"extraction": EXTRACT, "program": (0.0, 2048)},
     "extract-first-arithmetic": {"extraction": EXTRACT, "answer": NOTE},
+    "official-direct": {"answer": NOTE}, "official-zero-shot": {"answer": NOTE}, "official-one-shot": {"answer": NOTE},
 }
 
 

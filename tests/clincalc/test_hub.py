@@ -66,7 +66,7 @@ def test_offline_mode_and_a_missing_package_are_one_line_too(monkeypatch):
     _fake_hub(monkeypatch, online=True)
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     with pytest.raises(UserError, match="HF_HUB_OFFLINE"):
-        hub.load_hub()
+        hub.fetch_hub()
     monkeypatch.setitem(sys.modules, "huggingface_hub", None)  # import fails as if not installed
     with pytest.raises(UserError, match="needs the huggingface_hub package"):
-        hub.load_hub()
+        hub.fetch_hub()

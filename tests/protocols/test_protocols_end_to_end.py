@@ -50,7 +50,7 @@ def test_checkpoints_oracle_inserts_the_expected_text_and_answers_each_step(serv
     steps = [{"id": "checkpoint-1", "ask": "Step one.", "expected": "ORACLE-ONE"},
              {"id": "checkpoint-2", "ask": "Step two."}]
     item = protocol_item("p/ck", ["one: 1 Gy", "two: 2 Gy"], {"steps": steps})
-    answer, _ = _run(server, "checkpoints-oracle", item)
+    answer, _ = _run(server, "checkpoints-oracle-multiturn", item)
     assert [s.step for s in answer.steps] == ["checkpoint-1", "checkpoint-2"]
     assert [s.text for s in answer.steps] == ["one: 1 Gy", "two: 2 Gy"]
     last = json.loads(server.bodies[-1])["messages"]

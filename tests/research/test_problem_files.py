@@ -62,7 +62,7 @@ def test_the_shipped_set_loads_with_unique_ids_and_two_to_four_checkpoints():
     (lambda d: d["challenge"].update(template="import os\ndef answer(p):\n    ...\n"), "challenge.template"),
     (lambda d: d["challenge"]["answer"].update(expr="__import__('os')"), "challenge.answer.expr"),
     (lambda d: d["checkpoints"][0].update(id="checkpoint-7"), "checkpoints[0].id"),
-    (lambda d: d.update(checkpoints=d["checkpoints"][:1]), "checkpoints"),
+    (lambda d: d.update(checkpoints=d["checkpoints"] * 5), "checkpoints: must have between 0 and 12"),
     (lambda d: d["challenge"].update(limits={"wall_s": 1e9}), "challenge.limits.wall_s"),
     (lambda d: d.update(extra_field=1), "unknown field 'extra_field'"),
 ])

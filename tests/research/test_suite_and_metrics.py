@@ -20,7 +20,8 @@ def test_oracle_scores_full_and_constant_zero_on_every_mode(mode):
             labels = ["challenge"]
         else:
             steps = item.protocol_data["steps"]
-            assert all(s["expected"].startswith("The correct answer is: ") for s in steps)
+            assert all(s["expected"].startswith("Expert answer to this checkpoint:") for s in steps)
+            assert all(s["alone"].startswith(item.messages[1].content) for s in steps)  # the setup leads
             labels = [s["id"] for s in steps]
         replies = [SUITE.oracle_turn(item, f"{lab}:format", []) for lab in labels]
         good = SimpleNamespace(text=replies[0], steps=replies)

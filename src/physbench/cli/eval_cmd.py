@@ -69,11 +69,13 @@ def summary_lines(summary: dict, status: str, wall_s: float, attempted: int, ski
 
     s = summary
     lines = [f"run {s['run_id']} in {s['run_dir']}: {s['suite']} ({s['split']}) x {s['model']}",
-             f"accuracy {interval_text(s)} % ({s['n_correct']}/{s['n_done']} graded, exact 95% CI)"]
+             f"accuracy {interval_text(s)} % ({s['n_correct']}/{s.get('n_scored', s['n_done'])} "
+             f"{'graded' if not s.get('n_failed') else 'attempts, failures counted as no credit'}, exact 95% CI)"
+             + (f"; {s['n_ungraded']} ungraded (answer not known here)" if s.get("n_ungraded") else "")]
     if len(s.get("by_kind", [])) > 1:
         lines += [f"  {c['name']}: {interval_text(c)} % ({c['n_correct']}/{c['n']})" for c in s["by_kind"]]
     outcomes = ", ".join(f"{k} {v}" for k, v in s["outcomes"].items() if v)
-    lines.append(f"outcomes: {outcomes or 'none'}; errors (no response): {s['n_errors']}")
+    lines.append(f"outcomes: {outcomes or 'none'}; failed (no reply after retries, no credit): {s['n_errors']}")
     lines.append(f"tokens: {s['tokens']['total']:,} ({tokens_text(s)})")
     from physbench.runner.progress import rate_text
 
@@ -140,7 +142,9 @@ def register(app: typer.Typer) -> None:
                                                           "listed in FILE."),
         key_file: Optional[str] = typer.Option(None, "--key-file", help="Secret key of the test split."),
         timeout: float = typer.Option(600.0, "--timeout", help="Seconds per request before it counts as timed out."),
-        max_attempts: int = typer.Option(6, "--max-attempts", help="Tries per model call on transient faults."),
+        max_attempts: Optional[int] = typer.Option(None, "--max-attempts",
+                                                   help="Tries per model call on transient faults (default: the "
+                                                        "suite's paper's policy, else 6)."),
         retry_delay: float = typer.Option(1.0, "--retry-delay", help="Base seconds of the exponential backoff."),
         max_retry_after: float = typer.Option(120.0, "--max-retry-after",
                                               help="Longest server Retry-After honoured, in seconds."),

@@ -32,7 +32,9 @@ class Suite(Protocol):
     - `harness(item) -> Harness`: the tools of the `agent` protocol;
     - `report`: a `physbench.report.registry.SuiteReport` with its analyses, sections, figures and
       viewer fields;
-    - `item_options`: names of the options `items()` accepts beside split, key and limit.
+    - `item_options`: names of the options `items()` accepts beside split, key and limit;
+    - `retry_policy`: a `physbench.runner.retry.DeclaredRetries`, its paper's tries per model call
+      (the default of `--max-attempts`; 1 also keeps a re-run from asking again for a failed attempt).
     """
 
     name: str

@@ -24,6 +24,10 @@ OUTCOME_MEANINGS: dict[str, str] = {
     "unparsable": "a checking reply without a verdict the grader can read",
 }
 OUTCOMES: tuple[str, ...] = tuple(OUTCOME_MEANINGS)
+# not a grader's outcome: an attempt that ended without a model reply after its retries (a technical
+# failure), read back from a run as a no-credit grade (runner/results.py `RunReader.attempts`)
+FAILED = "failed"
+FAILED_MEANING = "no reply from the model after its retries (a technical failure): no credit"
 # names older run stores hold, and the outcome each now reads as
 RENAMED_OUTCOMES: dict[str, str] = {"interrupted": "stopped_short"}
 
@@ -32,6 +36,8 @@ def outcome_meaning(outcome: str, suite_outcomes: Mapping[str, str] | None = Non
     """The one-line meaning of an outcome: the shared table, then the suites' own definitions."""
     if outcome == "ungraded":
         return "a response stored without a grade"
+    if outcome == FAILED:
+        return FAILED_MEANING
     return OUTCOME_MEANINGS.get(outcome) or (suite_outcomes or {}).get(outcome) or \
         "an outcome of the suite's own grader"
 

@@ -34,6 +34,40 @@ CONTEXT_TOKENS = 8192
 END_OF_TURN = "<end_of_turn>"
 
 
+def _has_amx() -> bool:
+    """Whether this CPU has Intel AMX tiles (`amx_int8` in /proc/cpuinfo)."""
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as f:
+            return any("amx_int8" in line for line in f if line.startswith("flags"))
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
+def _no_extra_buffers_on_amx(llama_cpp: Any) -> Iterator[None]:
+    """Load the model without llama.cpp's extra (repacked) weight buffers on an AMX CPU.
+
+    llama.cpp's AMX matrix product crashes (SIGSEGV in ggml_backend_amx_mul_mat, seen with
+    llama-cpp-python 0.3.36 on a Sapphire Rapids VM) on this model; with `use_extra_bufts` off the
+    plain CPU kernels run instead. Other CPUs keep the repacked buffers (faster on AVX2)."""
+    if not _has_amx() or not hasattr(llama_cpp, "llama_model_default_params"):
+        yield
+        return
+    default = llama_cpp.llama_model_default_params
+
+    def params() -> Any:
+        p = default()
+        if hasattr(p, "use_extra_bufts"):
+            p.use_extra_bufts = False
+        return p
+
+    llama_cpp.llama_model_default_params = params
+    try:
+        yield
+    finally:
+        llama_cpp.llama_model_default_params = default
+
+
 @contextlib.contextmanager
 def _quiet_stderr() -> Iterator[None]:
     """Send file descriptor 2 to /dev/null for the duration (C libraries write there directly)."""
@@ -122,7 +156,10 @@ class LocalModel:
         self.threads = threads or int(os.environ.get("PHYSBENCH_THREADS", 0)) or max(1, (os.cpu_count() or 2) // 2)
         self.context_tokens = context_tokens
         self.completion_prompt = getattr(suite, "completion_prompt", None)
-        with _quiet_stderr():  # llama.cpp prints context notes to fd 2 even when not verbose
+        import llama_cpp.llama_cpp as low_level  # the module whose defaults `Llama` reads
+
+        # llama.cpp prints context notes to fd 2 even when not verbose
+        with _quiet_stderr(), _no_extra_buffers_on_amx(low_level):
             self._llm = Llama(model_path=str(self.path), n_ctx=context_tokens, n_threads=self.threads,
                               verbose=False)
         self._lock = threading.Lock()

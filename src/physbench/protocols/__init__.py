@@ -1,4 +1,5 @@
-"""Protocols by name: `direct`, `two-step`, `checkpoints-self`, `checkpoints-oracle`, `program`,
+"""Protocols by name: `direct`, `two-step`, `checkpoints-self`, `checkpoints-oracle`,
+`checkpoints-oracle-multiturn`, `program`,
 `agent`, and any a suite registers (suite.protocols() -> {name: factory}). A name may carry
 options, `name:key=value[:key=value]` (e.g. `program:vote=5:repair=1`)."""
 
@@ -18,7 +19,8 @@ PROTOCOLS: dict[str, Callable[..., Any]] = {
     "direct": lambda suite: Direct(),
     "two-step": lambda suite: TwoStep(),
     "checkpoints-self": lambda suite: Checkpoints(oracle=False),
-    "checkpoints-oracle": lambda suite: Checkpoints(oracle=True),
+    "checkpoints-oracle": lambda suite: Checkpoints(carryover="oracle"),
+    "checkpoints-oracle-multiturn": lambda suite: Checkpoints(carryover="oracle-multiturn"),
     "program": lambda suite, vote=1, repair=0: Program(vote=vote, repair=repair),
     "agent": lambda suite, **limits: Agent(suite, **limits),
 }

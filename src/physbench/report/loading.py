@@ -25,7 +25,9 @@ MAX_LABEL = 80  # a model label longer than this is cut (labels appear in tables
 
 @dataclass
 class RunData:
-    """One run directory, read whole: its manifest, summary and graded responses."""
+    """One run directory, read whole: its manifest, summary and attempts. `results` holds every
+    graded attempt and every one that ended without a reply (outcome `failed`, no credit), so each
+    analysis counts failures; `failures` lists the latter again with their errors."""
 
     run_dir: Path
     manifest: "Manifest"
@@ -89,7 +91,7 @@ def read_run(run_dir: str | os.PathLike[str]) -> RunData:
 
     with open_run(run_dir) as reader:
         try:
-            results = list(reader.results())
+            results = list(reader.attempts())  # failed attempts too: no credit, in every denominator
             failures = list(reader.failures())
             summary = summarise(reader)
         except (ValueError, KeyError, TypeError) as exc:

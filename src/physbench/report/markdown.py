@@ -21,6 +21,17 @@ def interval_text(cell: dict[str, Any]) -> str:
     return f"{percent(cell['accuracy'])} ({percent(cell['ci_low'])}–{percent(cell['ci_high'])})"
 
 
+def scored_text(s: Mapping[str, Any]) -> str:
+    """'8 attempts (5 graded, 3 without a reply: no credit)': the accuracy's denominator, failures named."""
+    n_failed = s.get("n_failed", 0)
+    graded = s["n_done"] - s.get("n_ungraded", 0)
+    scored = s.get("n_scored", graded)
+    if not n_failed:
+        return f"{plural(graded, 'response')} graded"
+    return (f"{plural(scored, 'attempt')} ({graded} graded, {n_failed} without a reply after its retries: "
+            "no credit)")
+
+
 def _table(title: str, cells: Sequence[dict[str, Any]]) -> list[str]:
     if not cells:
         return []
@@ -34,10 +45,9 @@ def run_section(s: dict[str, Any]) -> list[str]:
              f"run `{s['run_id']}` in `{s['run_dir']}`, protocol {s['protocol']}, started {s['started_at']}, "
              f"physbench {s['package_version']}" + (f" at {s['git_revision'][:12]}" if s.get("git_revision") else ""),
              "",
-             f"- accuracy: **{interval_text(s)}** %: {s['n_correct']} correct of {plural(s['n_done'], 'response')} "
-             f"graded ({s['n_attempts']} planned: {plural(s['n_items'], 'item')} × {plural(s['repeats'], 'repeat')})"]
-    if s["n_errors"]:
-        lines.append(f"- {plural(s['n_errors'], 'attempt')} without a response (re-run the same command to retry them)")
+             f"- accuracy: **{interval_text(s)}** %: {s['n_correct']} correct of {scored_text(s)} "
+             f"({s['n_attempts']} planned: {plural(s['n_items'], 'item')} × {plural(s['repeats'], 'repeat')})"
+             + (f"; {s['n_ungraded']} ungraded (answer not known here)" if s.get("n_ungraded") else "")]
     outcomes = ", ".join(f"{k} {v}" for k, v in s["outcomes"].items() if v)
     lines.append(f"- outcomes: {outcomes or 'none'}")
     from physbench.report.summary import tokens_text
@@ -55,7 +65,8 @@ def render_markdown(summaries: Sequence[dict[str, Any]]) -> str:
     """The whole report: an overview table, then a section per run."""
     lines = ["# physbench report", "", "| run | suite | split | model | graded | accuracy % (95% CI) |",
              "|---|---|---|---|---:|---|"]
-    lines += [f"| {s['run_id']} | {s['suite']} | {s['split']} | {s['model']} | {s['n_done']}/{s['n_attempts']} | "
+    lines += [f"| {s['run_id']} | {s['suite']} | {s['split']} | {s['model']} | {s['n_done']}/{s['n_attempts']}"
+              f"{' (' + str(s['n_failed']) + ' failed)' if s.get('n_failed') else ''} | "
               f"{interval_text(s)} |" for s in summaries]
     lines.append("")
     for s in summaries:

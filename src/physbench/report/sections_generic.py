@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Collection, Mapping, Sequence
 
 from physbench.grading.types import OUTCOMES, outcome_meaning
+from physbench.report.markdown import scored_text
 from physbench.report.summary import tokens_text
 from physbench.report.tables import DASH, Section, Table, frac, number, pct, pct_ci, plural, pvalue
 
@@ -19,13 +20,16 @@ def runs_section(summaries: Sequence[Mapping[str, Any]], models: Sequence[Mappin
     rows = []
     for s, m in zip(summaries, models):
         rows.append([m["label"], s["run_id"], s["suite"], s["split"], s["protocol"], f"{s['n_done']}/{s['n_attempts']}",
-                     str(s["repeats"]), truncated_share(s), pct_ci(s["accuracy"], s["ci_low"], s["ci_high"])])
-    table = Table("Runs: responses graded of the attempts planned (items × repeats), responses cut off at the "
-                  "token limit, and accuracy over every graded response, all kinds pooled (exact 95% CI).",
-                  ["model", "run", "suite", "split", "protocol", "graded/planned", "repeats", "truncated",
-                   "accuracy % (95% CI)"], rows, [False] * 5 + [True] * 4)
-    text = ("A response is graded when the model replied, whatever the reply; accuracy is the share of graded "
-            "responses that were correct. The first run of each model, split and protocol gives the main "
+                     str(s.get("n_failed", 0)), str(s["repeats"]), truncated_share(s),
+                     pct_ci(s["accuracy"], s["ci_low"], s["ci_high"])])
+    table = Table("Runs: responses graded of the attempts planned (items × repeats), attempts that ended without a "
+                  "reply after their retries (failed: no credit), responses cut off at the token limit, and accuracy "
+                  "over every graded or failed attempt, all kinds pooled (exact 95% CI).",
+                  ["model", "run", "suite", "split", "protocol", "graded/planned", "failed", "repeats", "truncated",
+                   "accuracy % (95% CI)"], rows, [False] * 5 + [True] * 5)
+    text = ("A response is graded when the model replied, whatever the reply; an attempt that got no reply after its "
+            "retries counts as failed, no credit, and stays in every denominator. Accuracy is the share of graded "
+            "and failed attempts that were correct. The first run of each model, split and protocol gives the main "
             "analyses, with its first response to each item; later runs and repeats enter the repeated-run "
             "tables. The outcomes and their meanings are listed under Outcomes.")
     return Section("runs", "Runs", text, [table])
@@ -107,12 +111,9 @@ def run_detail_sections(summaries: Sequence[Mapping[str, Any]], models: Sequence
         lines = [f"run {s['run_id']} in {s['run_dir']}, protocol {s['protocol']}, started {s['started_at']}, "
                  f"physbench {s['package_version']}" + (f" at {s['git_revision'][:12]}" if s.get("git_revision") else "")]
         lines.append(f"accuracy {pct_ci(s['accuracy'], s['ci_low'], s['ci_high'])} %: {s['n_correct']} correct of "
-                     f"{plural(s['n_done'], 'response')} graded ({s['n_attempts']} planned: "
+                     f"{scored_text(s)} ({s['n_attempts']} planned: "
                      f"{plural(s['n_items'], 'item')} × {plural(s['repeats'], 'repeat')})"
                      + (f"; {truncated_share(s)} cut off at the token limit" if s["n_done"] else ""))
-        if s["n_errors"]:
-            lines.append(f"{plural(s['n_errors'], 'attempt')} without a response (re-run the same command to retry "
-                         "them)")
         lines.append(f"tokens: {tokens_text(s)}")
         tables = []
         groups = [] if s["suite"] in grouped_suites else s["by_group"]

@@ -1,13 +1,18 @@
-"""The basic numbers of a run: accuracy with exact intervals, overall, by kind and by group."""
+"""The basic numbers of a run: accuracy with exact intervals, overall, by kind and by group.
+
+An attempt that ended without a reply after its retries (`n_failed`) is no credit: accuracy is
+over `n_scored` = graded + failed attempts, never over the graded ones alone.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
 from typing import TYPE_CHECKING, Any, Iterable
 
-from physbench.grading.types import OUTCOMES
+from physbench.grading.types import FAILED, OUTCOMES
 from physbench.report.intervals import exact_interval
 from physbench.runner.progress import attempt_tokens
+from physbench.runner.records import item_group
 
 if TYPE_CHECKING:
     from physbench.runner.results import Graded, Result, RunReader
@@ -38,27 +43,39 @@ def summarise(reader: "RunReader") -> dict[str, Any]:
     tokens = {"prompt": 0, "completion": 0, "total": 0}
     cost = 0.0
     priced = False
-    n_done = n_correct = 0
+    n_done = n_correct = n_ungraded = 0
     for r in reader.graded():  # from the attempts' columns: no item or grade JSON is decoded
         n_done += 1
         n_correct += r.passed
         outcomes[r.outcome or "ungraded"] += 1
-        kinds.append((r.kind, r.passed))
-        if r.group is not None:
-            groups.append((r.group, r.passed))
         _add_tokens(tokens, r)
         if r.cost is not None:
             cost, priced = cost + r.cost, True
+        if r.outcome == "ungraded":  # a response whose answer is not known here: counted apart
+            n_ungraded += 1
+            continue
+        kinds.append((r.kind, r.passed))
+        if r.group is not None:
+            groups.append((r.group, r.passed))
     failures = list(reader.failures())
-    for f in failures:  # tokens spent on attempts that never produced a gradable response
+    for f in failures:  # an attempt that ended without a reply: no credit, in every denominator
+        outcomes[FAILED] += 1
+        kinds.append((f.item.kind, False))
+        group = item_group(f.item)
+        if group is not None:
+            groups.append((group, False))
         _add_tokens(tokens, f)
-    overall = accuracy_cell("all", n_done, n_correct)
+    n_scored = n_done - n_ungraded + len(failures)
+    overall = accuracy_cell("all", n_scored, n_correct)
     summary: dict[str, Any] = {
         "run_id": m.run_id, "run_dir": str(reader.run_dir), "model": m.model_spec, "suite": m.suite,
         "split": m.split, "protocol": m.protocol, "repeats": m.repeats, "n_items": m.n_items,
-        "n_attempts": m.n_items * m.repeats, "n_done": n_done, "n_correct": n_correct,
+        "n_attempts": m.n_items * m.repeats, "n_done": n_done, "n_failed": len(failures), "n_scored": n_scored,
+        "n_correct": n_correct,
+        **({"n_ungraded": n_ungraded} if n_ungraded else {}),  # responses whose answer is not known here
         "accuracy": overall["accuracy"], "ci_low": overall["ci_low"], "ci_high": overall["ci_high"],
-        "outcomes": dict(outcomes), "n_errors": len(failures), "errors": _top_errors(failures),
+        "outcomes": {o: n for o, n in outcomes.items() if o in OUTCOMES or n},  # `failed` only where there are some
+        "n_errors": len(failures), "errors": _top_errors(failures),
         "tokens": tokens, "cost_usd": cost if priced else None,
         "by_kind": _cells(kinds), "by_group": _cells(groups),
         "started_at": m.started_at, "package_version": m.package_version, "git_revision": m.git_revision,

@@ -26,7 +26,8 @@ from physbench.protocols import calls_model, check_model, check_model_spec, get_
 from physbench.runner.engine import Engine
 from physbench.runner.manifest import Manifest, git_revision
 from physbench.runner.progress import Tally, make_progress
-from physbench.runner.retry import RetryPolicy
+from physbench.runner.retry import DEFAULT_MAX_ATTEMPTS, RetryPolicy, declared_retries
+from physbench.runner.results import failed_keys
 from physbench.runner.sink import ProcessSink, forking, make_sink
 from physbench.runner.store import STORE_NAME, RunStore, open_run
 
@@ -48,7 +49,7 @@ class EvalConfig:
     temperature: float | None = None
     max_tokens: int | None = None
     timeout_s: float = 600.0
-    max_attempts: int = 6
+    max_attempts: int | None = None  # None: the suite's declared retry policy, else DEFAULT_MAX_ATTEMPTS
     retry_delay_s: float = 1.0
     max_retry_after_s: float = 120.0
     seed: int | None = None
@@ -88,7 +89,7 @@ def _check_options(c: EvalConfig) -> None:
         raise UserError("--max-tokens must be at least 1")
     if not c.timeout_s > 0:
         raise UserError("--timeout must be positive")
-    if not 1 <= c.max_attempts <= 100:
+    if c.max_attempts is not None and not 1 <= c.max_attempts <= 100:
         raise UserError("--max-attempts must be between 1 and 100")
     if not 0 <= c.retry_delay_s <= 600:
         raise UserError("--retry-delay must be between 0 and 600 seconds")
@@ -246,7 +247,18 @@ def resolve(c: EvalConfig, suite: Any) -> tuple[EvalConfig, Any]:
         c = replace(c, model="local" if calls_model(protocol) else "none")
     if c.repeats is None:
         c = replace(c, repeats=int(getattr(suite, "default_repeats", 1)))
+    if c.max_attempts is None:  # the suite's paper's retry policy, where it declares one
+        declared = declared_retries(suite)
+        c = replace(c, max_attempts=declared.max_attempts if declared is not None else DEFAULT_MAX_ATTEMPTS)
     return c, protocol
+
+
+def _retry_source(suite: Any, c: EvalConfig) -> dict[str, str]:
+    """{"retry_policy": its source} when the run follows the suite's declared retry policy."""
+    declared = declared_retries(suite)
+    if declared is None or declared.max_attempts != c.max_attempts or not declared.source:
+        return {}
+    return {"retry_policy": declared.source}
 
 
 def evaluate(c: EvalConfig) -> EvalResult:
@@ -286,7 +298,7 @@ def evaluate(c: EvalConfig) -> EvalResult:
 def _run(c: EvalConfig, suite: Any, protocol: Any, items: list[Any], by_id: dict[str, Any], run_dir: Path,
          early: ProcessSink | None) -> tuple[float, Tally, int, str]:
     """Make the model and the store, run the attempts not yet graded: (wall s, tally, skipped, status)."""
-    assert c.model is not None and c.protocol is not None and c.repeats is not None
+    assert c.model is not None and c.protocol is not None and c.repeats is not None and c.max_attempts is not None
     options = ModelOptions(base_url=c.base_url, api_key_env=c.api_key_env, concurrency=c.concurrency,
                            timeout_s=c.timeout_s, price_table=c.price_table, max_retry_after_s=c.max_retry_after_s)
     model = make_model(c.model, suite, options)
@@ -308,7 +320,8 @@ def _run(c: EvalConfig, suite: Any, protocol: Any, items: list[Any], by_id: dict
         model_info=info_fn() if callable(info_fn) else {}, base_url=getattr(model, "base_url", None),
         options={"concurrency": c.concurrency, "timeout_s": c.timeout_s, "max_attempts": c.max_attempts,
                  "retry_delay_s": c.retry_delay_s, "max_retry_after_s": c.max_retry_after_s, "limit": c.limit,
-                 "item_options": dict(c.item_options), **({"data_source": data_source} if data_source else {})},
+                 "item_options": dict(c.item_options), **({"data_source": data_source} if data_source else {}),
+                 "keyed": c.key is not None, **_retry_source(suite, c)},
         git_revision=git_revision())
     try:
         store = _open_store(run_dir, manifest)
@@ -320,6 +333,8 @@ def _run(c: EvalConfig, suite: Any, protocol: Any, items: list[Any], by_id: dict
     failure: str | None = None
     try:
         done = store.done_keys()
+        if c.max_attempts == 1:  # no retries: an attempt that ended without a reply stays a failure
+            done |= failed_keys(store.conn)
         order = getattr(suite, "case_order", None)  # a suite whose seeds fix the case order (clincalc)
         work = [(item, r) for r in range(c.repeats) for item in (order(items, r) if callable(order) else items)
                 if (item.id, r) not in done]

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterator, NamedTuple
 
 from physbench.core.errors import UserError
 from physbench.core.items import Item
-from physbench.grading.types import RENAMED_OUTCOMES, Grade
+from physbench.grading.types import FAILED, RENAMED_OUTCOMES, Grade
 from physbench.runner.manifest import Manifest
 from physbench.runner.records import item_group
 
@@ -83,6 +83,34 @@ def _result(row: tuple[Any, ...], items: _Items) -> Result:
                   answer=None if answer is None else json.loads(answer))
 
 
+# the latest row of an (item, repeat) is an error and none of its rows was graded
+_FINAL_FAILURE = ("a.status = 'error' AND a.id = "
+                  "(SELECT MAX(id) FROM attempts b WHERE b.item_id = a.item_id AND b.repeat = a.repeat) "
+                  "AND NOT EXISTS (SELECT 1 FROM attempts c WHERE c.item_id = a.item_id "
+                  "AND c.repeat = a.repeat AND c.status = 'done')")
+
+
+def failed_keys(conn: sqlite3.Connection) -> set[tuple[str, int]]:
+    """(item id, repeat) of every attempt of a store that ended without a reply and was never graded."""
+    query = f"SELECT a.item_id, a.repeat FROM attempts a WHERE {_FINAL_FAILURE}"
+    return {(item_id, repeat) for item_id, repeat in conn.execute(query)}
+
+
+def failed_grade(errors: list[str]) -> Grade:
+    """The grade of an attempt that ended without a reply: no credit, no verdict, its last error."""
+    last = (errors[-1] if errors else "unknown error")[:200]
+    return Grade(score=0.0, passed=False, outcome=FAILED, detail={"failure": last})
+
+
+def keyed_run(manifest: Manifest) -> bool:
+    """Whether a run's items came from a secret key: recorded by `eval` (options `keyed`); for a
+    store written before that, any split but dev and the public targeted ones counts as keyed."""
+    keyed = manifest.options.get("keyed") if isinstance(manifest.options, dict) else None
+    if isinstance(keyed, bool):
+        return keyed
+    return manifest.split != "dev" and not manifest.split.startswith("targeted")
+
+
 def stored_version(conn: sqlite3.Connection) -> int | None:
     """The schema version a store was written with (None for a new, empty file)."""
     try:
@@ -149,12 +177,16 @@ class RunReader:
 
     def failures(self) -> Iterator[Result]:
         """The last error of every attempt that never got graded (what a resume would redo)."""
-        query = (f"{self._select} WHERE a.status = 'error' AND a.id = "
-                 "(SELECT MAX(id) FROM attempts b WHERE b.item_id = a.item_id AND b.repeat = a.repeat) "
-                 "AND NOT EXISTS (SELECT 1 FROM attempts c WHERE c.item_id = a.item_id "
-                 "AND c.repeat = a.repeat AND c.status = 'done') ORDER BY a.id")
-        for row in self.conn.execute(query):
+        for row in self.conn.execute(f"{self._select} WHERE {_FINAL_FAILURE} ORDER BY a.id"):
             yield _result(row, self._items)
+
+    def attempts(self) -> Iterator[Result]:
+        """Every finished attempt, in the order stored: the graded ones, and each one that ended
+        without a reply as a no-credit result whose grade has the outcome `failed` (`failed_grade`)."""
+        query = f"{self._select} WHERE a.status = 'done' OR ({_FINAL_FAILURE}) ORDER BY a.id"
+        for row in self.conn.execute(query):
+            r = _result(row, self._items)
+            yield r if r.status == "done" else replace(r, grade=failed_grade(r.errors))
 
     def count_done(self) -> int:
         return int(self.conn.execute("SELECT COUNT(*) FROM attempts WHERE status = 'done'").fetchone()[0])

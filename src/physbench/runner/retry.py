@@ -41,6 +41,28 @@ class RetryPolicy:
         return wait
 
 
+DEFAULT_MAX_ATTEMPTS = 6  # tries per call when neither the user nor the suite says otherwise
+
+
+@dataclass(frozen=True)
+class DeclaredRetries:
+    """The retry policy a suite declares after its paper (a suite's `retry_policy` attribute).
+
+    `max_attempts` tries per model call (1: no retries, as OpenGray Table S16); with 1, a re-run
+    of the same command does not ask again for an attempt that ended without a reply either: it
+    stays a technical failure, no credit (OpenGray Table S8). `source` names the table.
+    """
+
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS
+    source: str = ""
+
+
+def declared_retries(suite: Any) -> DeclaredRetries | None:
+    """The suite's declared retry policy, if it declares one."""
+    policy = getattr(suite, "retry_policy", None)
+    return policy if isinstance(policy, DeclaredRetries) else None
+
+
 class AttemptFailed(Exception):
     """Every try of a model call failed; `errors` lists each failure in order."""
 

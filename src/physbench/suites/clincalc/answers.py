@@ -22,7 +22,7 @@ _NAMED = re.compile(r"(?i)\b([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{
 _NAMED_DMY = re.compile(r"(?i)(?<!\d)(\d{1,2})(?:st|nd|rd|th)?\s+([a-z]{3,9})\.?,?\s+(\d{4})(?!\d)")
 _WEEKS = re.compile(r"(?i)(\d+)\s*(?:weeks?|wks?|w)(?![a-z])")
 _DAYS = re.compile(r"(?i)(\d+)\s*(?:days?|d)(?![a-z])")
-_PAIR = re.compile(r"\(\s*['\"]?\s*(\d+)\s*['\"]?\s*,\s*['\"]?\s*(\d+)\s*['\"]?\s*\)")
+_PAIR = re.compile(r"[(\[]\s*['\"]?\s*(\d+)\s*['\"]?\s*,\s*['\"]?\s*(\d+)\s*['\"]?\s*[)\]]")
 _ISO_DURATION = re.compile(r"P(?:(\d+)W)?(?:(\d+)D)?(?:T[\d.HMS]*)?")
 
 
@@ -30,9 +30,9 @@ def _clip(text: str) -> str:
     return text if len(text) <= MAX_CHARS else text[-MAX_CHARS:]
 
 
-def first_number(text: str) -> float | None:
-    """The first number in `text` that is not part of a name (CHA2DS2, FIB-4, CURB-65, QTc2...)."""
-    text = _clip(text).replace("−", "-").replace("\u2009", "")
+def _numbers(text: str) -> "list[re.Match[str]]":
+    """Numbers in `text` that are not part of a name (CHA2DS2, FIB-4, CURB-65, QTc2...)."""
+    out = []
     for m in _NUMBER.finditer(text):
         s = m.start()
         before = text[s - 1] if s else " "
@@ -47,8 +47,49 @@ def first_number(text: str) -> float | None:
         except ValueError:
             continue
         if math.isfinite(x):
-            return x
-    return None
+            out.append(m)
+    return out
+
+
+def _plain(text: str) -> str:
+    return _clip(text).replace("−", "-").replace("\u2009", "")
+
+
+def first_number(text: str) -> float | None:
+    """The first number in `text` that is not part of a name (CHA2DS2, FIB-4, CURB-65, QTc2...)."""
+    found = _numbers(_plain(text))
+    return float(found[0].group(0).replace(",", "")) if found else None
+
+
+_EQUALS = ("=", "≈", "≅", "→")
+_RANGE_AFTER = re.compile(r"(?i)\s*(?:-|–|—|to|or|and|,)\s*[-+]?\.?\d")
+_BETWEEN_BEFORE = re.compile(r"(?i)\b(?:between|from|range[sd]?|of)\s*$")
+
+
+def _after_last_equals(line: str) -> str:
+    """What follows the last '=' (or '≈', '→') outside brackets, when a number follows it; else the line."""
+    depth, cut = 0, -1
+    for i, ch in enumerate(line):
+        depth += ch in "([{"
+        depth -= ch in ")]}" and depth > 0
+        if depth == 0 and ch in _EQUALS:
+            cut = i
+    if cut >= 0 and _numbers(line[cut + 1:]):
+        return line[cut + 1:]
+    return line
+
+
+def answer_number(line: str) -> float | None:
+    """The number a final-answer line gives: the result after its last '=' (not the first number of
+    the working), None for a range ('38-42', 'between 38 and 42') or a list ('1, 2, 3, 4')."""
+    text = _after_last_equals(_plain(line))
+    found = _numbers(text)
+    if not found:
+        return None
+    m = found[0]
+    if _RANGE_AFTER.match(text, m.end()) or _BETWEEN_BEFORE.search(text[:m.start()]):
+        return None
+    return float(m.group(0).replace(",", ""))
 
 
 def strict_number(text: str) -> float | None:
@@ -94,7 +135,7 @@ def first_date(text: str) -> dt.date | None:
 
 def gestational_age(text: str) -> tuple[int, int] | None:
     """(weeks, days) from '(34 weeks, 3 days)', "('34 weeks', '3 days')", '34 weeks and 3 days',
-    '(34, 3)', '34w3d' or an ISO duration such as 'P241D'; days alone are split into weeks."""
+    '(34, 3)', '[34, 3]', '34w3d' or an ISO duration such as 'P241D'; days alone are split into weeks."""
     text = _clip(text)
     iso = _ISO_DURATION.fullmatch(text.strip())
     if iso and (iso.group(1) or iso.group(2)):
@@ -116,14 +157,23 @@ _MARKER = re.compile(r"(?i)(?:\bfinal\s+answer\b|\banswer\b)\s*(?:is\b)?\s*\**\s
 
 def final_answer_text(reply: str) -> str:
     """The reply's final-answer line: what follows the last 'answer:' marker on its line (or the next
-    non-empty line when the marker ends its line), else the last non-empty line."""
+    non-empty line when the marker ends its line), else the last non-empty line; lines after it that
+    continue the working ('= 40') are joined to it."""
     text = _clip(reply)
     markers = list(_MARKER.finditer(text))
     if markers:
-        rest = text[markers[-1].end():]
-        for line in rest.split("\n")[:3]:
+        lines = text[markers[-1].end():].split("\n")
+        for i, line in enumerate(lines[:3]):
             if line.strip(" *\t\"'`{}"):
-                return line
+                return _with_continuations(line, lines[i + 1:])
         return ""
     lines = [ln for ln in text.split("\n") if ln.strip()]
     return lines[-1] if lines else ""
+
+
+def _with_continuations(line: str, rest: list[str]) -> str:
+    for more in rest[:5]:
+        if not more.strip().startswith(_EQUALS):
+            break
+        line += " " + more.strip()
+    return line

@@ -13,6 +13,7 @@ for every call, and what each kind of call will send goes into the run's manifes
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 from collections import Counter
 from dataclasses import replace
@@ -22,6 +23,7 @@ from physbench.core.items import Message
 from physbench.protocols.base import Answer, Ask
 from physbench.protocols.program import Program
 from physbench.suites.clincalc import arms, prompts
+from physbench.suites.clincalc.item_data import item_data, item_formulas, item_library  # noqa: F401 (re-exported)
 
 if TYPE_CHECKING:
     from physbench.core.items import Item
@@ -29,6 +31,8 @@ if TYPE_CHECKING:
 
 RECALLED_SAMPLES = 3  # recalled Extract-Solve: three sampled note-only answers (Appendix A.1)
 VOTES = 5             # Blind + vote: five sampled programs (Appendix A.1)
+VOTE_REPAIRS = 3      # Blind + repair + vote: at most three corrective turns in all, so five to eight calls
+                      # per case (Appendix A.1); they go to the failed samples in sample order
 
 
 Sampling = dict[str, Any]  # {"temperature": t, "max_tokens": n}
@@ -57,14 +61,7 @@ class Settled:
 EXTRACTION = {"extraction": (arms.GREEDY, arms.EXTRACTION_TOKENS)}
 
 
-def _data(item: "Item") -> Mapping[str, Any]:
-    return item.protocol_data.get("clincalc") or {}
-
-
-def item_library(item: "Item") -> frozenset[int] | None:
-    """The calculator ids the item's library covers (None: all of them), as `--library-subset` set it."""
-    ids = _data(item).get("library")
-    return None if ids is None else frozenset(int(i) for i in ids)
+_data = item_data
 
 
 def _seed(ask: Ask) -> int:
@@ -75,7 +72,8 @@ def _calc(item: "Item") -> int:
     return int(item.reference["calc_id"])
 
 
-def library_value(calc_id: int, entities: Any, subset: frozenset[int] | None) -> tuple[Any, str]:
+def library_value(calc_id: int, entities: Any, subset: frozenset[int] | None,
+                  formulas: str | None = None) -> tuple[Any, str]:
     """(plain answer, '') from the library, or (None, why); never raises on extracted entities."""
     from physbench.suites.clincalc.library import library_answer
     from physbench.suites.clincalc.scoring import plain_answer
@@ -83,7 +81,7 @@ def library_value(calc_id: int, entities: Any, subset: frozenset[int] | None) ->
     if not isinstance(entities, Mapping):
         return None, "the extraction is not a JSON object"
     try:
-        value, why = library_answer(calc_id, entities, subset)
+        value, why = library_answer(calc_id, entities, subset, formulas)
     except Exception as exc:  # a function raising on odd extracted values is an abstention (Appendix A.1)
         return None, f"the calculator raised {type(exc).__name__}"
     return (None, why) if value is None else (plain_answer(value), "")
@@ -91,13 +89,13 @@ def library_value(calc_id: int, entities: Any, subset: frozenset[int] | None) ->
 
 async def extract_solve(item: "Item", ask: Ask, messages: Any, sampling: Sampling) -> tuple[Any, str]:
     """One (greedy) extraction call, then the library: (value, '') or (None, why)."""
-    from physbench.suites.clincalc.suite import read_extraction
+    from physbench.suites.clincalc.extraction import read_extraction
 
     reply = await ask(messages, label="extraction", **sampling)
     entities = read_extraction(reply.text)
     if entities is None:
         return None, "no JSON object of variables in the extraction"
-    return library_value(_calc(item), entities, item_library(item))
+    return library_value(_calc(item), entities, item_library(item), item_formulas(item))
 
 
 def _extraction_messages(item: "Item") -> tuple[Message, Message]:
@@ -234,7 +232,8 @@ class LibraryFirst(Settled):
         why = "outside the library"
         if subset is None or calc in subset:
             if self.first == "gold":
-                value, why = library_value(calc, parse_entities(str(item.reference["entities"]), item.id), subset)
+                value, why = library_value(calc, parse_entities(str(item.reference["entities"]), item.id), subset,
+                                           item_formulas(item))
             else:
                 value, why = await extract_solve(item, ask, _extraction_messages(item), self.sampling("extraction"))
             if value is not None:
@@ -264,6 +263,18 @@ class ArmProgram(Settled, Program):
             self.temperature = chosen["temperature"]
         self.max_tokens = chosen["max_tokens"]
         return settled
+
+    async def _one(self, item: "Item", ask: Ask, spec: dict[str, Any], label: str, turns: list,
+                   **params: Any) -> Any:
+        """A sample with its repairs; with votes, the repairs share VOTE_REPAIRS per case (a copy of the
+        protocol without repairs runs once they are spent: the shared protocol object is not touched)."""
+        runner: Program = self
+        if self.vote > 1 and self.repair:
+            left = VOTE_REPAIRS - sum(":repair-" in t.label for t in turns)
+            if left < self.repair:
+                runner = copy.copy(self)
+                runner.repair = max(left, 0)
+        return await Program._one(runner, item, ask, spec, label, turns, **params)
 
     async def run(self, item: "Item", ask: Ask) -> Answer:
         answer = await super().run(item, ask)
@@ -301,5 +312,8 @@ def make(name: str, subset: str | None = None) -> "Protocol":
         "extract-first-program": lambda: LibraryFirst(name, "extract",
                                                       _program("program-solve", arms.PROGRAM_TOKENS), "program"),
         "extract-first-arithmetic": lambda: LibraryFirst(name, "extract", Reply("open-book-arithmetic"), "reply"),
+        "official-direct": lambda: Reply(name),
+        "official-zero-shot": lambda: Reply(name),
+        "official-one-shot": lambda: Reply(name),
     }
     return simple[name]()  # type: ignore[no-any-return]

@@ -50,6 +50,10 @@ ARMS: dict[str, Arm] = {a.name: a for a in (
     Arm("gold-first-arithmetic", "open-book-arithmetic"),
     Arm("extract-first-program", "program-solve", extraction=True, program=True),
     Arm("extract-first-arithmetic", "open-book-arithmetic", extraction=True),
+    # the official MedCalc-Bench prompt styles, in our wording (prompts_official.py); replies are JSON
+    Arm("official-direct", "official-direct"),
+    Arm("official-zero-shot", "official-zero-shot"),
+    Arm("official-one-shot", "official-one-shot"),
 )}
 
 # Table 3's ladder, in the paper's order, with the paper's names; then the arms it reports elsewhere
@@ -66,6 +70,8 @@ LADDER: dict[str, str] = {
     "gold-first-arithmetic": "Gold-first, arithmetic fallback",
     "extract-first-program": "Extract-first, Program-Solve fallback",
     "extract-first-arithmetic": "Extract-first, arithmetic fallback",
+    "official-direct": "Official style: direct answer", "official-zero-shot": "Official style: zero-shot CoT",
+    "official-one-shot": "Official style: one-shot CoT",
 }
 
 # the names of the first version of this suite, kept working

@@ -61,9 +61,10 @@ def _benchmark_matches(value: Any, row: Row) -> bool:
     return status == "ok" and matches(answer, gold)
 
 
-def audit_row(row: Row, subset: frozenset[int] | None = None) -> tuple[str, Disagreement | None]:
-    """('agree' | 'abstained' | 'disagree', the disagreement or None)."""
-    answer, why = library_answer(row.calculator_id, row.entities, subset)
+def audit_row(row: Row, subset: frozenset[int] | None = None,
+              formulas: str | None = None) -> tuple[str, Disagreement | None]:
+    """('agree' | 'abstained' | 'disagree', the disagreement or None), the library under `formulas`."""
+    answer, why = library_answer(row.calculator_id, row.entities, subset, formulas)
     if answer is None and "outside the library subset" in why:
         return "abstained", None
     gold = gold_of(row)
@@ -75,9 +76,9 @@ def audit_row(row: Row, subset: frozenset[int] | None = None) -> tuple[str, Disa
                                         "library-error", why)
     found = []
     for e in errata():
-        if e.calculator_id != row.calculator_id or not e.applies(row.row_number, row.note_id, row.entities):
+        if not e.covers(row.calculator_id) or not e.applies(row.row_number, row.note_id, row.entities):
             continue
-        value = e.benchmark_value(row.entities)
+        value = e.benchmark_value(row.entities, row.calculator_id)
         found.append({"id": e.id, "status": e.status, "reason": e.reason, "source": e.source,
                       "benchmark_value": _plain(value), "reproduces_gold": _benchmark_matches(value, row)})
     if any(f["reproduces_gold"] for f in found):
@@ -91,12 +92,13 @@ def audit_row(row: Row, subset: frozenset[int] | None = None) -> tuple[str, Disa
                                     status, reason, found)
 
 
-def audit(rows: Iterable[Row], source: str = "", subset: frozenset[int] | None = None) -> AuditReport:
+def audit(rows: Iterable[Row], source: str = "", subset: frozenset[int] | None = None,
+          formulas: str | None = None) -> AuditReport:
     agree = abstained = n = 0
     out: list[Disagreement] = []
     for row in rows:
         n += 1
-        verdict, d = audit_row(row, subset)
+        verdict, d = audit_row(row, subset, formulas)
         agree += verdict == "agree"
         abstained += verdict == "abstained"
         if d is not None:

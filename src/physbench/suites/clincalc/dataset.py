@@ -251,15 +251,24 @@ def load_one_shot() -> Dataset:
     return load_csv(one_shot_path())
 
 
+def load_hub(revision: str | None = None) -> Dataset:
+    """The test split from the Hugging Face hub at the pinned revision (or `revision`)."""
+    from physbench.suites.clincalc.hub import HUB_REVISION, fetch_hub
+
+    local, meta = fetch_hub(revision or HUB_REVISION)
+    if local.lower().endswith(".parquet"):
+        return load_parquet(local, hub=meta)
+    ds = load_csv(local)
+    return Dataset(ds.rows, ds.source, ds.sha256, meta)
+
+
 def load(spec: str | Path, revision: str | None = None) -> Dataset:
     """Rows from `spec`: a .csv or .parquet path, 'one-shot' (shipped), or 'hub' (pinned revision)."""
     spec_s = str(spec)
     if spec_s == ONE_SHOT:
         return load_one_shot()
     if spec_s == "hub":
-        from physbench.suites.clincalc.hub import load_hub
-
-        return load_hub(revision) if revision else load_hub()
+        return load_hub(revision)
     path = Path(spec_s)
     if not path.exists():
         raise UserError(f"no such data file: {spec_s} (give a .csv or .parquet path, 'one-shot' or 'hub')")

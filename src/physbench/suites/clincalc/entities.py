@@ -200,7 +200,7 @@ class Entities:
         v = self._get(name)
         if isinstance(v, (list, tuple)) and len(v) == 4:  # [5, 'ft', 10, 'in']
             feet, inches = self._ft_in(v, name)
-            return feet * 30.48 + inches * 2.54
+            return float(units.exact(feet) * units.exact("30.48") + units.exact(inches) * units.exact("2.54"))
         return self._convert(name, units.height_cm)
 
     @staticmethod
@@ -233,4 +233,4 @@ class Entities:
                 raise EntityError(f"{name}: expected a percentage, got {v!r}")
             return _number(v[0], name)
         x = _number(v, name)
-        return x * 100 if 0 < x <= 1 else x
+        return float(units.exact(x) * 100) if 0 < x <= 1 else x

@@ -1,17 +1,18 @@
-"""The errata table (data/errata.json) and its tests: when an erratum applies to a row, and what
-the benchmark's code computes there. None of this is used by the library itself."""
+"""The errata table (data/errata.json): when an erratum bears on a row, and what the benchmark's code
+computes there (the library under that one erratum, formula_version.deviates)."""
 
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Callable, Mapping
 
-from physbench.suites.clincalc.calculators import apache, compute, critical, hepatic
-from physbench.suites.clincalc.entities import Entities
+from physbench.suites.clincalc import units
+from physbench.suites.clincalc.calculators import compute, critical
+from physbench.suites.clincalc.entities import Entities, EntityError
+from physbench.suites.clincalc.formula_version import using
 
 
 @dataclass(frozen=True)
@@ -19,38 +20,51 @@ class Erratum:
     id: str
     calculator_id: int
     when: str
-    variant: str
     status: str
     reason: str
     source: str
     rows: tuple[tuple[int, str], ...] = ()   # (Row Number, Note ID) pairs it is pinned to
+    calculator_ids: tuple[int, ...] = ()     # the calculators it touches; () with id 0: every one
+
+    def covers(self, calc_id: int) -> bool:
+        if self.calculator_id == 0 and not self.calculator_ids:
+            return True
+        return calc_id == self.calculator_id or calc_id in self.calculator_ids
 
     def applies(self, row_number: int, note_id: str, entities: Mapping[str, Any]) -> bool:
+        """Whether the erratum bears on this row: pinned to it, or its `when` test holds."""
         if (row_number, note_id) in self.rows:
             return True
         test = WHEN.get(self.when)
         try:
-            return bool(test and test(Entities(entities)))
+            with using("clinical"):
+                return bool(test and test(Entities(entities)))
         except (ValueError, TypeError, KeyError, ZeroDivisionError):
             return False
 
-    def benchmark_value(self, entities: Mapping[str, Any]) -> Any:
-        """What the benchmark's code gives for these entities, or None when there is no variant."""
-        fn = VARIANTS.get(self.variant)
-        if fn is None:
-            return None
+    def benchmark_value(self, entities: Mapping[str, Any], calc_id: int | None = None) -> Any:
+        """What the benchmark's code gives for these entities under this erratum alone (the rest
+        clinical), or None when it gives nothing (it raises, or the entities are unusable)."""
         try:
-            return fn(dict(entities))
-        except (ValueError, TypeError, KeyError, ZeroDivisionError):
+            return compute(calc_id or self.calculator_id, dict(entities), formulas={self.id})
+        except (EntityError, ValueError, TypeError, KeyError, ZeroDivisionError):
             return None
 
 
 @lru_cache(maxsize=1)
 def errata() -> tuple[Erratum, ...]:
     raw = json.loads((resources.files("physbench.suites.clincalc") / "data" / "errata.json").read_text("utf-8"))
-    return tuple(Erratum(e["id"], int(e["calculator_id"]), e["when"], e.get("variant", ""), e["status"],
-                         e["reason"], e["source"], tuple((int(r), str(n)) for r, n in e.get("rows", ())))
+    return tuple(Erratum(e["id"], int(e["calculator_id"]), e["when"], e["status"], e["reason"], e["source"],
+                         tuple((int(r), str(n)) for r, n in e.get("rows", ())),
+                         tuple(int(c) for c in e.get("calculator_ids", ())))
                  for e in raw["errata"])
+
+
+def by_id(erratum_id: str) -> Erratum:
+    for e in errata():
+        if e.id == erratum_id:
+            return e
+    raise KeyError(erratum_id)
 
 
 # ---- when: tests on a row's entities --------------------------------------------------------
@@ -65,12 +79,7 @@ def _heart_counts(e: Entities) -> tuple[int, bool]:
 
 
 def _sofa_ratio(e: Entities) -> float:
-    return e.mmhg_or_bare("PaO2") / (e.percent("FiO2") / 100)
-
-
-def _without(entities: Mapping[str, Any], *names: str) -> dict:
-    drop = {n.casefold() for n in names}
-    return {k: v for k, v in entities.items() if k.casefold() not in drop}
+    return critical.pao2_fio2_ratio(e.mmhg_or_bare("PaO2"), e.percent("FiO2"))
 
 
 WHEN: dict[str, Callable[[Entities], bool]] = {
@@ -91,7 +100,7 @@ WHEN: dict[str, Callable[[Entities], bool]] = {
     "child_pugh_bilirubin_band_depends_on_molar_mass": lambda e: (
         "mol" in e.pair("Bilirubin")[1]
         and _pugh_bili_points(e.conc("Bilirubin", "mg/dL", "bilirubin"))
-        != _pugh_bili_points(e.conc("Bilirubin", "mg/dL", "bilirubin") * 584.66 / 548.66)),
+        != _pugh_bili_points(e.conc("Bilirubin", "mg/dL", "bilirubin_548"))),
     "child_pugh_grade_0": lambda e: e.has("Encephalopathy") and e.text("Encephalopathy").strip().lower() == "grade 0",
     "caprini_dvt_and_pe": lambda e: e.flag("Previously documented Deep Vein Thrombosis")
     and e.flag("Previously Documented Pulmonary Embolism"),
@@ -100,6 +109,16 @@ WHEN: dict[str, Callable[[Entities], bool]] = {
         for n in ("Liver disease severity", "Diabetes mellitus", "Solid tumor")),
     "homa_insulin_not_uiu": lambda e: e.pair("Insulin")[1].strip() in ("pmol/L", "ng/mL"),
     "mme_fentanyl_patch": lambda e: any(k.casefold() == "fentanyl patch dose" for k in e.keys()),
+    "caprini_unread_items": lambda e: any(e.flag(n) for n in (
+        "Major Surgery in the last month", "Congestive Heart Failure in the last month",
+        "Immobilizing plaster cast in the last month", "Stroke in the last month")),
+    "umol_rounding_moves_value": lambda e: _rounding_moves(e),
+    "sirs_paco2_exactly_32": lambda e: e.pressure_mmhg("PaCO2") == 32 and not (
+        e.has("respiratory rate") and e.number("respiratory rate") > 20),
+    "psi_pao2_not_exact_mm_hg": lambda e: e.pair("Partial pressure of oxygen")[1] != "mm Hg",
+    "mdrd_black_spelled_otherwise": lambda e: e.text("Race") != "Black"
+    and e.text("Race").strip().lower() in ("black", "african american"),
+    "framingham_small_risk": lambda e: compute(46, e, "clinical") < 0.03,
     "curb65_fractional_vitals": lambda e: any(
         not float(e.number(n)).is_integer()
         for n in ("respiratory rate", "Systolic Blood Pressure", "Diastolic Blood Pressure") if e.has(n)),
@@ -117,112 +136,24 @@ def _pugh_bili_points(mg_dl: float) -> int:
     return 1 if mg_dl < 2 else 2 if mg_dl <= 3 else 3
 
 
-# ---- variants: what the benchmark's code computes --------------------------------------------
-
-def _ckd_epi_kappa(entities: dict) -> float:
-    e = Entities(entities)
-    return 142 * (_scr(e) / 0.7) ** -0.302 * 0.9938 ** e.age()
-
-
-def _gcs_verbal_4(entities: dict) -> int:
-    return compute(21, entities) - 1
+# (entity, target unit, analyte) of the concentrations the calculators convert
+_CONCENTRATIONS = (("creatinine", "mg/dL", "creatinine"), ("Bilirubin", "mg/dL", "bilirubin"),
+                   ("Blood Urea Nitrogen (BUN)", "mg/dL", "bun"), ("Glucose", "mg/dL", "glucose"),
+                   ("Albumin", "g/dL", "albumin"), ("Calcium", "mg/dL", "calcium"),
+                   ("Hemoglobin", "g/dL", "hemoglobin"), ("Pre-operative creatinine", "mg/dL", "creatinine"),
+                   ("Urine creatinine", "mg/dL", "creatinine"))
 
 
-def _heart_points(count: int) -> int:
-    return 2 if count >= 3 else 1 if count >= 1 else 0
-
-
-def _heart_benchmark(entities: dict) -> int:
-    """The benchmark counts atherosclerotic disease as one more factor and ignores TIA history."""
-    e = Entities(entities)
-    factors, athero = _heart_counts(e)
-    base = compute(18, _without(entities, "Transient Ischemic Attacks History", "atherosclerotic disease"))
-    return base - _heart_points(factors) + _heart_points(factors + athero)
-
-
-def _sofa_gap(entities: dict) -> int:
-    e = Entities(entities)
-    supported = e.any_flag(("On mechanical ventilation", "Continuous positive airway pressure"))
-    return compute(43, entities) - critical.sofa_respiration(_sofa_ratio(e), supported)
-
-
-def _apache_no_chronic(entities: dict) -> int:
-    return compute(28, _without(entities, "History of severe organ failure or immunocompromise"))
-
-
-def _apache_low_creatinine(entities: dict) -> int:
-    e = Entities(entities)
-    return compute(28, entities) - apache.creatinine_points(_scr(e), e.flag("Acute renal failure"))
-
-
-def _apache_gaps(entities: dict) -> int:
-    e = Entities(entities)
-    fio2 = e.percent("FiO2")
-    pao2 = e.mmhg_or_bare("PaO2") if e.has("PaO2") else None
-    grad = e.mmhg_or_bare("A-a gradient") if e.has("A-a gradient") else None
-    bench = (0 if fio2 >= 50 else 4)
-    return compute(28, entities) - apache.oxygenation_points(fio2, pao2, grad) + bench
-
-
-def _meld_floor(entities: dict) -> int:
-    e = Entities(entities)
-    return hepatic.meld_na_score(1.0, e.conc("Bilirubin", "mg/dL", "bilirubin"),
-                                 e.number("international normalized ratio"), e.conc("Sodium", "mEq/L", "sodium"),
-                                 dialysis=False)
-
-
-def _pugh_548(entities: dict) -> int:
-    e = Entities(entities)
-    bili = e.conc("Bilirubin", "mg/dL", "bilirubin")
-    return compute(15, entities) - _pugh_bili_points(bili) + _pugh_bili_points(bili * 548.66 / 584.66)
-
-
-def _pugh_grade0(entities: dict) -> int:
-    return compute(15, entities) - 1
-
-
-def _caprini_each(entities: dict) -> int:
-    return compute(36, entities) + 3
-
-
-def _homa_factors(entities: dict) -> float:
-    e = Entities(entities)
-    value, unit = e.pair("Insulin")
-    insulin = value * 6 if unit.strip() == "pmol/L" else value * 24.8
-    return insulin * e.conc("Glucose", "mg/dL", "glucose") / 405
-
-
-def _mme_patch_mg(entities: dict) -> float:
-    key = next(k for k in entities if k.casefold() == "fentanyl patch dose")
-    value, unit = entities[key]
-    scaled = dict(entities)
-    scaled[key] = [value / 1000, unit]
-    return compute(49, scaled)
-
-
-def _curb_truncated(entities: dict) -> int:
-    out = dict(entities)
-    for key, v in entities.items():
-        if key in ("respiratory rate", "Systolic Blood Pressure", "Diastolic Blood Pressure") and isinstance(v, list):
-            out[key] = [math.trunc(v[0]), v[1]]
-    return compute(45, out)
-
-
-VARIANTS: dict[str, Callable[[dict], Any]] = {
-    "ckd_epi_male_kappa_0_7": _ckd_epi_kappa,
-    "gcs_verbal_not_testable_4": _gcs_verbal_4,
-    "heart_benchmark_risk_count": _heart_benchmark,
-    "sofa_without_dobutamine": lambda ents: compute(43, _without(ents, "DOBUTamine")),
-    "sofa_ratio_gap_zero": _sofa_gap,
-    "apache_without_chronic_health": _apache_no_chronic,
-    "apache_low_creatinine_zero": _apache_low_creatinine,
-    "apache_oxygenation_benchmark_gaps": _apache_gaps,
-    "meld_dialysis_creatinine_floor": _meld_floor,
-    "child_pugh_bilirubin_548": _pugh_548,
-    "child_pugh_grade_0_scores_nothing": _pugh_grade0,
-    "caprini_dvt_and_pe_each": _caprini_each,
-    "homa_benchmark_insulin_factors": _homa_factors,
-    "mme_patch_in_mg": _mme_patch_mg,
-    "curb65_truncated_vitals": _curb_truncated,
-}
-
+def _rounding_moves(e: Entities) -> bool:
+    """Whether the benchmark's rounded conversion of some concentration differs from the exact one."""
+    for name, target, analyte in _CONCENTRATIONS:
+        if not e.has(name):
+            continue
+        value, unit = e.pair(name)
+        with using("clinical"):
+            exact = units.convert_concentration(value, unit, target, analyte)
+        with using({"unit-conversion-rounding"}):
+            rounded = units.convert_concentration(value, unit, target, analyte)
+        if exact != rounded and abs(exact - rounded) > 1e-9 * max(1.0, abs(exact)):
+            return True
+    return False

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import json
 import re
 import sys
 import textwrap
@@ -18,6 +19,7 @@ from types import FunctionType, ModuleType
 
 from physbench.suites.clincalc import units
 from physbench.suites.clincalc.answers import _NUMBER
+from physbench.suites.clincalc.formula_version import DEFAULT, VERSIONS
 
 CONVENTIONS = 0  # section 0: unit conversions and shared conventions
 _HEADER = re.compile(r"^## (\d+) \| (.+)$", re.MULTILINE)
@@ -36,13 +38,36 @@ def sections() -> dict[int, tuple[str, str]]:
     return out
 
 
-def formula_text(calc_id: int) -> str:
-    """The formula text of one calculator (without the shared conventions)."""
-    return sections()[int(calc_id)][1]
+def formula_text(calc_id: int, formulas: str = DEFAULT) -> str:
+    """The formula text of one calculator (without the shared conventions); under `benchmark` it adds
+    how the benchmark's code departs from the rule (each erratum's `rule`)."""
+    text = sections()[int(calc_id)][1]
+    rules = _benchmark_rules(int(calc_id)) if _checked(formulas) == "benchmark" else []
+    return text + "".join(f"\nAs the benchmark computes it: {r}" for r in rules)
 
 
-def conventions_text() -> str:
-    return sections()[CONVENTIONS][1]
+def conventions_text(formulas: str = DEFAULT) -> str:
+    text = sections()[CONVENTIONS][1]
+    rules = _benchmark_rules(0) if _checked(formulas) == "benchmark" else []
+    return text + "".join(f"\nAs the benchmark computes it: {r}" for r in rules)
+
+
+def _checked(formulas: str) -> str:
+    if formulas not in VERSIONS:
+        raise ValueError(f"unknown formula version {formulas!r} (one of {', '.join(VERSIONS)})")
+    return formulas
+
+
+@lru_cache(maxsize=None)
+def _benchmark_rules(calc_id: int) -> list[str]:
+    """The `rule` of each erratum of this calculator (0: the ones that touch every calculator)."""
+    raw = json.loads((resources.files(_PACKAGE) / "data" / "errata.json").read_text("utf-8"))
+    out = []
+    for e in raw["errata"]:
+        ids = [int(e["calculator_id"]), *map(int, e.get("calculator_ids", ()))]
+        if calc_id in ids and (calc_id or not e.get("calculator_ids")):
+            out.append(e["rule"])
+    return out
 
 
 def numbers_in(text: str) -> set[float]:

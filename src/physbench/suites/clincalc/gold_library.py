@@ -25,14 +25,14 @@ class GoldLibrary:
             self.name = f"gold-solve-library:subset={subset}"
 
     async def run(self, item: "Item", ask: Ask) -> Answer:
-        from physbench.suites.clincalc.arm_protocols import item_library
+        from physbench.suites.clincalc.item_data import item_formulas, item_library
         from physbench.suites.clincalc.dataset import parse_entities
         from physbench.suites.clincalc.library import library_answer
         from physbench.suites.clincalc.scoring import plain_answer
 
         entities = parse_entities(str(item.reference["entities"]), item.id)
         subset = self.subset if self.subset is not None else item_library(item)
-        value, why = library_answer(int(item.reference["calc_id"]), entities, subset)
+        value, why = library_answer(int(item.reference["calc_id"]), entities, subset, item_formulas(item))
         detail: dict[str, Any] = {"route": "library"}
         if value is None:
             return Answer("", "stop", outcome="abstained", detail={**detail, "why": why})

@@ -41,10 +41,9 @@ def _unreachable(exc: BaseException) -> bool:
                  "OfflineModeIsEnabled", "ConnectError"})
 
 
-def load_hub(revision: str = HUB_REVISION, split: str = "test"):
-    """The split's rows at `revision`; UserError with one line on any failure."""
-    from physbench.suites.clincalc.dataset import load_csv, load_parquet
-
+def fetch_hub(revision: str = HUB_REVISION, split: str = "test") -> tuple[str, dict[str, str]]:
+    """(the local file of the split at `revision`, where it came from); UserError with one line on any
+    failure. dataset.load reads the file (this module reads no rows, so the two import nothing circular)."""
     hub = _hub_module()
     if os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in ("1", "true", "yes"):
         raise UserError("--data hub: HF_HUB_OFFLINE is set, so the hub cannot be reached; pass --data FILE")
@@ -62,8 +61,4 @@ def load_hub(revision: str = HUB_REVISION, split: str = "test"):
                             f"at revision {revision} ({type(exc).__name__}); pass --data FILE") from None
         raise UserError(f"--data hub: cannot load {HUB_REPO} at revision {revision} from the Hugging Face hub "
                         f"({type(exc).__name__}: {first}); with no network pass --data FILE") from None
-    meta = {"repo": HUB_REPO, "revision": revision, "commit": str(info.sha or ""), "file": name}
-    if name.lower().endswith(".parquet"):
-        return load_parquet(local, hub=meta)
-    ds = load_csv(local)
-    return type(ds)(ds.rows, ds.source, ds.sha256, meta)
+    return str(local), {"repo": HUB_REPO, "revision": revision, "commit": str(info.sha or ""), "file": name}

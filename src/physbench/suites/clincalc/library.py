@@ -62,24 +62,24 @@ def load_library_subset(path: str | Path) -> frozenset[int]:
     return subset  # type: ignore[return-value]
 
 
-def library_answer(calc_id: int, entities: Mapping[str, Any],
-                   subset: frozenset[int] | None = None) -> tuple[Any, str]:
-    """(answer, '') from the library, or (None, why) when it abstains (outside the subset, or the
-    entities are not usable)."""
+def library_answer(calc_id: int, entities: Mapping[str, Any], subset: frozenset[int] | None = None,
+                   formulas: str | None = None) -> tuple[Any, str]:
+    """(answer, '') from the library under a formula version (None: the default, `benchmark`), or
+    (None, why) when it abstains (outside the subset, or the entities are not usable)."""
     if calc_id not in CALCULATORS:
         return None, f"calculator {calc_id} is not in the library"
     if subset is not None and calc_id not in subset:
         return None, f"calculator {calc_id} is outside the library subset"
     try:
-        return compute(calc_id, entities), ""
+        return compute(calc_id, entities, formulas), ""
     except EntityError as exc:
         return None, f"invalid entities: {exc}"
 
 
-def gold_answer(row: Row, subset: frozenset[int] | None = None) -> tuple[Any, str]:
+def gold_answer(row: Row, subset: frozenset[int] | None = None, formulas: str | None = None) -> tuple[Any, str]:
     """The gold-solve-library arm on one row: the library on the row's gold Relevant Entities,
     scored by the benchmark's rule. Returns (answer, outcome), outcome in LIBRARY_OUTCOMES."""
-    answer, why = library_answer(row.calculator_id, row.entities, subset)
+    answer, why = library_answer(row.calculator_id, row.entities, subset, formulas)
     if answer is None:
         return None, "abstained"
     return answer, "correct" if matches(answer, gold_of(row)) else "wrong"

@@ -79,17 +79,19 @@ def worked_example(seed: int, exclude: str = "") -> str:
     return ""
 
 
-def _formula(calc_id: int) -> str:
-    return f"Formula:\n{formula_text(calc_id)}\n\nConventions:\n{conventions_text()}"
+def _formula(calc_id: int, formulas: str = "benchmark") -> str:
+    return f"Formula:\n{formula_text(calc_id, formulas)}\n\nConventions:\n{conventions_text(formulas)}"
 
 
 def _variables(row: Any) -> str:
     return f"Variables (from the note): {row.entities_text}"
 
 
-def case_text(row: Any, arm: str) -> str:
-    """The part of a note-only prompt after the worked example (the same for every seed)."""
-    parts = [f"Patient note (first {NOTE_ONLY_WORDS} words):\n{first_words(row.patient_note, NOTE_ONLY_WORDS)}",
+def case_text(row: Any, arm: str, note_words: int | None = None) -> str:
+    """The part of a note-only prompt after the worked example (the same for every seed); the note cut
+    to NOTE_ONLY_WORDS, or to `note_words` (the 250-word one-shot arms of Table 20)."""
+    n = note_words or NOTE_ONLY_WORDS
+    parts = [f"Patient note (first {n} words):\n{first_words(row.patient_note, n)}",
              f"Question: {row.question}"]
     if arm == "note-only-gold":
         parts.append(_variables(row))
@@ -101,37 +103,44 @@ def note_only_user(example: str, case: str) -> str:
     return f"{example}\n\nNow the case to solve.\n\n{case}" if example else case
 
 
-def extraction(row: Any) -> tuple[str, str]:
-    """(system, user) of the Extract-Solve call: the whole note, the calculator's name and its variables."""
+def extraction(row: Any, note_words: int | None = None) -> tuple[str, str]:
+    """(system, user) of the Extract-Solve call: the whole note (or its first `note_words` words, the
+    250-word ablation of Table 6), the calculator's name and its variables."""
     from physbench.suites.clincalc.calculators import get
 
     calc = get(row.calculator_id)
     names = ", ".join(f'"{k}"' for k in (calc.entities or tuple(row.entities)))
-    user = (f"Patient note:\n{row.patient_note}\n\nCalculator: {calc.name}\n\n{EXTRACT_TASK}\n"
+    note = (f"Patient note (first {note_words} words):\n{first_words(row.patient_note, note_words)}" if note_words
+            else f"Patient note:\n{row.patient_note}")
+    user = (f"{note}\n\nCalculator: {calc.name}\n\n{EXTRACT_TASK}\n"
             f"Variables the calculator reads: {names}.")
     return SYSTEM, user
 
 
-def messages(row: Any, prompt: str, seed: int = FIXED_EXAMPLE_SEED) -> tuple[str, str]:
-    """(system, user) for one row under one prompt kind (see arms.PROMPTS)."""
+def messages(row: Any, prompt: str, seed: int = FIXED_EXAMPLE_SEED, formulas: str = "benchmark",
+             note_words: int | None = None) -> tuple[str, str]:
+    """(system, user) for one row under one prompt kind (see arms.PROMPTS); formula texts in `formulas`;
+    `note_words` caps the note of the note-only and extraction prompts."""
     from physbench.suites.clincalc.tree import describe
 
     note, question = f"Patient note:\n{row.patient_note}", f"Question: {row.question}"
     if prompt in ("note-only", "note-only-gold"):
-        return SYSTEM, note_only_user(worked_example(seed, note_key(row.patient_note)), case_text(row, prompt))
+        return SYSTEM, note_only_user(worked_example(seed, note_key(row.patient_note)),
+                                      case_text(row, prompt, note_words))
     if prompt == "page-without-formula":
         page = f"Patient note (first {PAGE_WORDS} words):\n{first_words(row.patient_note, PAGE_WORDS)}"
         return SYSTEM, "\n\n".join([page, question, _variables(row), STEP_BY_STEP, ANSWER_LINE])
     if prompt == "open-book-arithmetic":
-        return SYSTEM, "\n\n".join([note, question, _formula(row.calculator_id), _variables(row), STEP_BY_STEP,
-                                    ANSWER_LINE])
+        return SYSTEM, "\n\n".join([note, question, _formula(row.calculator_id, formulas), _variables(row),
+                                    STEP_BY_STEP, ANSWER_LINE])
     if prompt == "extraction":
-        return extraction(row)
+        return extraction(row, note_words)
     if prompt == "tree":
         return SYSTEM, "\n\n".join([note, question, TREE_TASK, describe()])
     if prompt in ("program-solve", "program-solve-syntax"):
         task = [PROGRAM_TASK, *(SYNTAX_LINES if prompt == "program-solve-syntax" else ()), FENCE_LINE]
-        return SYSTEM, "\n\n".join([note, question, _formula(row.calculator_id), _variables(row), " ".join(task)])
+        return SYSTEM, "\n\n".join([note, question, _formula(row.calculator_id, formulas), _variables(row),
+                                    " ".join(task)])
     if prompt == "blind-program":
         return SYSTEM, "\n\n".join([note, question, f"{PROGRAM_TASK} {FENCE_LINE}"])
     raise ValueError(f"unknown clincalc prompt {prompt!r}")

@@ -28,14 +28,36 @@ def _category(r: "Result") -> Iterable[tuple[str, bool]]:
     yield str(r.item.meta.get("category") or "?"), bool(r.grade and r.grade.passed)
 
 
+def _scorings(r: "Result") -> Iterable[tuple[str, bool]]:
+    """Each text reply's verdict under physbench's scoring and under the official script's."""
+    detail = r.grade.detail if r.grade is not None else {}
+    for name in ("physbench", "official"):
+        if isinstance(detail.get(name), bool):
+            yield name, detail[name]
+
+
 def analyse(models: Sequence["RunData"], notes: dict[str, str]) -> dict[str, Any] | None:
     groups = accuracy_by(models, _audit_group)
     if not groups:
         notes["clincalc"] = "no graded clincalc responses"
         return None
-    from physbench.suites.clincalc.report_stats import analyse_arms
+    return {**analyse_arms(models), "audit_groups": groups, "categories": accuracy_by(models, _category),
+            "scorings": accuracy_by(models, _scorings)}
 
-    return {**analyse_arms(models), "audit_groups": groups, "categories": accuracy_by(models, _category)}
+
+def analyse_arms(runs: Sequence["RunData"]) -> dict[str, Any]:
+    """Every clincalc table's data for these runs (one arm of one model each)."""
+    from physbench.suites.clincalc.calculators import CALCULATORS
+    from physbench.suites.clincalc.report_audit import audit_accuracy_rows, audit_gap_rows
+    from physbench.suites.clincalc.report_stats import (accuracy_rows, agreement_rows, arm_runs, calculator_rows,
+                                                        gap_rows, ladder, outcome_sets, program_outcomes)
+
+    arms = [arm_runs(r) for r in runs if r.results]
+    known = [a for a in arms if all(c in CALCULATORS for c in a.calculators)]  # the audit tables need the ids
+    return {"arms": accuracy_rows(arms), "ladder": ladder(arms), "gaps": gap_rows(arms),
+            "audit_gaps": audit_gap_rows(known), "audit_accuracy": audit_accuracy_rows(known),
+            "outcome_sets": outcome_sets(arms), "program_outcomes": program_outcomes(arms),
+            "agreement": agreement_rows(arms), "calculators": calculator_rows(arms)}
 
 
 def sections(analyses: Mapping[str, Any], notes: Mapping[str, str]) -> list["Section"]:
@@ -45,7 +67,12 @@ def sections(analyses: Mapping[str, Any], notes: Mapping[str, str]) -> list["Sec
     note = notes.get("clincalc", "no clincalc runs")
     return [*stat_sections(a, note),
             accuracy_section("clincalc-category", "Accuracy by category", "The dataset's Category column.",
-                             "category", a.get("categories"), note)]
+                             "category", a.get("categories"), note),
+            accuracy_section("clincalc-scoring", "Accuracy under physbench's and the official scoring",
+                             "Text replies scored both ways: physbench's reading (the final answer, exact "
+                             "integer scores) and the official MedCalc-Bench script's (last number, rounded "
+                             "integers, percent divided by 100; official_scoring.py). The option scoring=official "
+                             "makes the official verdict the pass mark.", "scoring", a.get("scorings"), note)]
 
 
 def answer_text(r: "Result") -> str:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import numpy as np
 
+from physbench.grading.types import FAILED
 from physbench.stats import (
     holm, icc_oneway, mcnemar_exact, paired_case_bootstrap, paired_cluster_bootstrap, paired_sign_flip, seed_accuracy,
     seed_agreement,
@@ -30,7 +31,7 @@ N_PERM = 10_000
 STAT_SEED = 0
 NO_MODEL_PROTOCOLS = ("gold-library", "gold-solve-library")   # arms that call no model join every family
 # 003_* Tables 8 and 14: why a row has no valid answer
-NO_OUTPUT = ("no_program", "abstained", "no_answer")
+NO_OUTPUT = ("no_program", "abstained", "no_answer", FAILED)  # FAILED: no reply from the model after its retries
 EXECUTOR_FAILURE = ("rejected", "raised", "blocked", "stopped_short", "truncated")
 UNREADABLE = ("bad_kind", "unreadable", "unparsable", "format_error")
 PROGRAM_OUTCOMES = ("no_program", "rejected", "raised", "bad_kind", "unreadable")
@@ -260,7 +261,7 @@ def program_outcomes(arms: Sequence[ArmRuns]) -> list[dict[str, Any]]:
     for a in arms:
         rows = [(kind, o) for kind, line in zip(a.kinds, a.outcomes) for o in line if o is not None]
         counts = Counter(o for _, o in rows)
-        attempted = [o for _, o in rows if o not in PROGRAM_OUTCOMES and o != "abstained"]
+        attempted = [o for _, o in rows if o not in PROGRAM_OUTCOMES and o not in ("abstained", FAILED)]
         dates = [o for kind, o in rows if kind == "date"]
         out.append({"run": a.label, "arm": a.arm, "seeds": len(a.seeds), "rows": len(rows),
                     "accuracy": counts["correct"] / len(rows) if rows else None,
@@ -297,16 +298,3 @@ def calculator_rows(arms: Sequence[ArmRuns]) -> list[dict[str, Any]]:
             out.append({"run": a.label, "calculator": calc, "name": name, "n": int(cells.size),
                         "accuracy": float(cells.mean()) if cells.size else None})
     return out
-
-
-def analyse_arms(runs: Sequence["RunData"]) -> dict[str, Any]:
-    """Every clincalc table's data for these runs (one arm of one model each)."""
-    from physbench.suites.clincalc.calculators import CALCULATORS
-    from physbench.suites.clincalc.report_audit import audit_accuracy_rows, audit_gap_rows
-
-    arms = [arm_runs(r) for r in runs if r.results]
-    known = [a for a in arms if all(c in CALCULATORS for c in a.calculators)]  # the audit tables need the ids
-    return {"arms": accuracy_rows(arms), "ladder": ladder(arms), "gaps": gap_rows(arms),
-            "audit_gaps": audit_gap_rows(known), "audit_accuracy": audit_accuracy_rows(known),
-            "outcome_sets": outcome_sets(arms), "program_outcomes": program_outcomes(arms),
-            "agreement": agreement_rows(arms), "calculators": calculator_rows(arms)}

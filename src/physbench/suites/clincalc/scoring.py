@@ -3,10 +3,11 @@
 decimal: correct inside [Lower Limit, Upper Limit]; score: equal to the gold (a Wells' PE total
 may be a half point); date: the same calendar day (gold cells are MM/DD/YYYY); gestational age:
 the same (weeks, days) integers (gold cells are ('W weeks', 'D days')). A model reply's answer
-is the first number (date, age) on its final-answer line; a reply with none is wrong.
+is the result on its final-answer line (after its last '='; a range or a list is no answer), or its
+first date or gestational age; a reply with none is wrong.
 
 Upstream evaluate.py rounds an integer-score answer before comparing (2.6 would pass for 3); this
-module follows the paper's and the issue's reading, exact equality, so 2.6 is wrong.
+module follows the paper's reading, exact equality, so 2.6 is wrong (official_scoring.py has theirs).
 """
 
 from __future__ import annotations
@@ -14,13 +15,20 @@ from __future__ import annotations
 import datetime as dt
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from physbench.suites.clincalc import answers
 from physbench.suites.clincalc.calculators import get
 
-if TYPE_CHECKING:
-    from physbench.suites.clincalc.dataset import Row
+
+class Row(Protocol):
+    """What scoring reads of a row (a dataset.Row, or the suite's view of an item's reference): typed
+    here so that scoring and dataset do not import each other."""
+
+    calculator_id: int
+    ground_truth: str
+    lower_limit: str
+    upper_limit: str
 
 OUTCOMES = ("correct", "wrong", "bad_kind", "unreadable")
 
@@ -125,7 +133,7 @@ def parse_reply(text: Any, calc_id: int) -> Any:
         return answers.first_date(line)
     if kind == "gestational_age":
         return answers.gestational_age(line)
-    return answers.first_number(line)
+    return answers.answer_number(line)
 
 
 def score_answer(answer: Any, row: "Row") -> bool:

@@ -3,8 +3,14 @@
 The molar masses and valences are the ones the benchmark's own calculators use
 (MedCalc-Bench-Verified calculator_implementations, commit 0eb5960), except bilirubin, where
 the benchmark's Child-Pugh calculator uses 548.66 g/mol (a transposition of 584.66, the value its
-SOFA calculator uses; see the errata table). Conversions here are exact; the benchmark rounds each
-intermediate step to 5 decimals, which moves nothing outside its 5% band.
+SOFA calculator uses; see the errata table).
+
+Conversions are done in exact rational arithmetic on the value as printed (its decimal string) and
+rounded to a float once, at the end: 28 mg/dL stays 28, 3.5 mg/dL stays 3.5, so a threshold decision
+on a printed value is exact. The benchmark's own micromole conversion is not exact (it rounds to 5
+decimals and snaps creatinine of 100 umol/L or more to 10 umol/L); that moves some answers out of
+their band and is an erratum (`unit-conversion-rounding` in data/errata.json), reproduced only under
+the `benchmark` formula version (benchmark_units.py).
 """
 
 from __future__ import annotations
@@ -12,6 +18,10 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from fractions import Fraction
+
+from physbench.suites.clincalc import benchmark_units
+from physbench.suites.clincalc.formula_version import deviates
 
 
 class UnitError(ValueError):
@@ -39,16 +49,35 @@ ANALYTES: dict[str, Analyte] = {
     "albumin": Analyte(66500),
     "hemoglobin": Analyte(64500),
     "bilirubin": Analyte(584.66),
+    "bilirubin_548": Analyte(548.66),  # the benchmark's Child-Pugh (erratum child-pugh-bilirubin-molar-mass)
     "cholesterol": Analyte(386.654),
     "triglycerides": Analyte(861.338),
 }
 
 _MU = ("µ", "μ", "u", "mc")  # micro sign, Greek mu, ascii u, "mcg"
-_MASS = {"kg": 1e3, "g": 1.0, "mg": 1e-3, "µg": 1e-6, "ng": 1e-9, "pg": 1e-12}
-_MOL = {"mol": 1.0, "mmol": 1e-3, "µmol": 1e-6, "nmol": 1e-9, "pmol": 1e-12}
-_EQ = {"eq": 1.0, "meq": 1e-3}
-_VOLUME = {"l": 1.0, "dl": 0.1, "ml": 1e-3, "µl": 1e-6, "mm^3": 1e-6, "mm3": 1e-6, "cm^3": 1e-3,
-           "cc": 1e-3, "m^3": 1e3, "100ml": 0.1}
+_F = Fraction
+_MASS = {"kg": _F(10**3), "g": _F(1), "mg": _F(1, 10**3), "µg": _F(1, 10**6), "ng": _F(1, 10**9),
+         "pg": _F(1, 10**12)}
+_MOL = {"mol": _F(1), "mmol": _F(1, 10**3), "µmol": _F(1, 10**6), "nmol": _F(1, 10**9), "pmol": _F(1, 10**12)}
+_EQ = {"eq": _F(1), "meq": _F(1, 10**3)}
+_VOLUME = {"l": _F(1), "dl": _F(1, 10), "ml": _F(1, 10**3), "µl": _F(1, 10**6), "mm^3": _F(1, 10**6),
+           "mm3": _F(1, 10**6), "cm^3": _F(1, 10**3), "cc": _F(1, 10**3), "m^3": _F(10**3), "100ml": _F(1, 10)}
+
+
+def exact(x: float | int | str) -> Fraction:
+    """The number as printed, exactly: 0.9 is 9/10, not the binary float nearest to it."""
+    if isinstance(x, (Fraction, int)) and not isinstance(x, bool):
+        return Fraction(x)
+    if isinstance(x, str):
+        return Fraction(x.strip())
+    f = float(x)
+    if not math.isfinite(f):
+        raise UnitError(f"not a finite number: {x!r}")
+    return Fraction(repr(f))  # the shortest decimal that prints as this float
+
+
+def _mass(a: Analyte) -> Fraction:
+    return exact(a.molar_mass)
 
 
 def _micro(text: str) -> str:
@@ -64,7 +93,7 @@ _AMOUNT = {**{k.lower(): ("mass", v) for k, v in _MASS.items()},
            **{k: ("eq", v) for k, v in _EQ.items()}}
 
 
-def _split_concentration(unit: str) -> tuple[str, float, float]:
+def _split_concentration(unit: str) -> tuple[str, Fraction, Fraction]:
     """'mg/dL' -> ('mass', 1e-3 g, 0.1 L); kinds 'mass', 'mol', 'eq'."""
     if not isinstance(unit, str) or "/" not in unit:
         raise UnitError(f"not a concentration unit: {unit!r}")
@@ -82,25 +111,38 @@ def convert_concentration(value: float, unit: str, target: str, analyte: str | N
     molar mass and valence when the kinds differ."""
     src_kind, src_amount, src_vol = _split_concentration(unit)
     dst_kind, dst_amount, dst_vol = _split_concentration(target)
-    per_litre = value * src_amount / src_vol  # g/L, mol/L or Eq/L
+    if deviates("unit-conversion-rounding"):
+        return _as_benchmark(value, (src_kind, src_amount, src_vol), (dst_kind, dst_amount, dst_vol), unit, target,
+                             analyte)
+    per_litre = exact(value) * src_amount / src_vol  # g/L, mol/L or Eq/L, exactly
     if src_kind != dst_kind:
         if analyte is None or analyte not in ANALYTES:
             raise UnitError(f"cannot convert {unit} to {target} without a known analyte")
         a = ANALYTES[analyte]
-        moles = {"mass": lambda x: x / a.molar_mass, "mol": lambda x: x,
+        moles = {"mass": lambda x: x / _mass(a), "mol": lambda x: x,
                  "eq": lambda x: _eq_to_mol(x, a, unit)}[src_kind](per_litre)
-        per_litre = {"mass": lambda m: m * a.molar_mass, "mol": lambda m: m,
+        per_litre = {"mass": lambda m: m * _mass(a), "mol": lambda m: m,
                      "eq": lambda m: _mol_to_eq(m, a, target)}[dst_kind](moles)
-    return per_litre * dst_vol / dst_amount
+    return float(per_litre * dst_vol / dst_amount)
 
 
-def _eq_to_mol(eq: float, a: Analyte, unit: str) -> float:
+def _as_benchmark(value: float, src: tuple, dst: tuple, unit: str, target: str, analyte: str | None) -> float:
+    if src[0] != dst[0] and (analyte is None or analyte not in ANALYTES):
+        raise UnitError(f"cannot convert {unit} to {target} without a known analyte")
+    a = ANALYTES.get(analyte or "", Analyte(1.0))
+    if {src[0], dst[0]} & {"eq"} and src[0] != dst[0] and not a.valence:
+        raise UnitError(f"{unit if src[0] == 'eq' else target} needs a charged analyte")
+    return float(benchmark_units.concentration(float(value), src[0], float(src[1]), float(src[2]), dst[0],
+                                               float(dst[1]), float(dst[2]), a.molar_mass, a.valence))
+
+
+def _eq_to_mol(eq: Fraction, a: Analyte, unit: str) -> Fraction:
     if not a.valence:
         raise UnitError(f"{unit} needs a charged analyte")
     return eq / a.valence
 
 
-def _mol_to_eq(mol: float, a: Analyte, unit: str) -> float:
+def _mol_to_eq(mol: Fraction, a: Analyte, unit: str) -> Fraction:
     if not a.valence:
         raise UnitError(f"{unit} needs a charged analyte")
     return mol * a.valence
@@ -114,20 +156,20 @@ def weight_kg(value: float, unit: str) -> float:
     if u in ("kg", "kgs", "kilograms"):
         return value
     if u in ("g", "grams"):
-        return value / 1000
+        return float(exact(value) / 1000)
     if u in ("lb", "lbs", "pounds", "pound"):
-        return value * 0.453592
+        return float(exact(value) * exact("0.453592"))
     raise UnitError(f"unknown weight unit {unit!r}")
 
 
 def height_cm(value: float, unit: str) -> float:
     """Height in cm from cm, mm, m, in (2.54 cm) or ft (30.48 cm)."""
     u = unit.strip().lower()
-    factor = {"cm": 1.0, "mm": 0.1, "m": 100.0, "in": 2.54, "inch": 2.54, "inches": 2.54,
-              "ft": 30.48, "feet": 30.48}.get(u)
+    factor = {"cm": "1", "mm": "0.1", "m": "100", "in": "2.54", "inch": "2.54", "inches": "2.54",
+              "ft": "30.48", "feet": "30.48"}.get(u)
     if factor is None:
         raise UnitError(f"unknown height unit {unit!r}")
-    return value * factor
+    return float(exact(value) * exact(factor))
 
 
 def temperature_c(value: float, unit: str) -> float:
@@ -136,7 +178,7 @@ def temperature_c(value: float, unit: str) -> float:
     if u in ("c", "celsius", "celsisus", "celcius", "centigrade"):
         return value
     if u in ("f", "fahrenheit", "fahreinheit", "farenheit"):
-        return (value - 32) * 5 / 9
+        return float((exact(value) - 32) * 5 / 9)
     raise UnitError(f"unknown temperature unit {unit!r}")
 
 
@@ -146,7 +188,7 @@ def pressure_mmhg(value: float, unit: str) -> float:
     if u in ("mmhg", "mm", "torr"):
         return value
     if u == "kpa":
-        return value * 7.50062
+        return float(exact(value) * exact("7.50062"))
     raise UnitError(f"unknown pressure unit {unit!r}")
 
 
@@ -154,17 +196,17 @@ def count_per_litre(value: float, unit: str) -> float:
     """A cell count per litre from a count per µL, mm³, L, or 10^3/µL, 10^9/L forms."""
     u = _micro(unit.strip().replace("×", "x").replace("⁹", "^9").replace("³", "^3")).lower()
     u = u.replace(" ", "").replace("cells", "").replace("count", "").replace("per", "/")
-    scale = 1.0
+    scale = Fraction(1)
     m = re.match(r"^x?10\^(\d+)", u)
     if m:
-        scale = 10.0 ** int(m.group(1))
+        scale = Fraction(10) ** int(m.group(1))
         u = u[m.end():]
     u = u.lstrip("/")
     if u == "m^3":
         u = "m^3"
     if u not in _VOLUME:
         raise UnitError(f"unknown count unit {unit!r}")
-    return value * scale / _VOLUME[u]
+    return float(exact(value) * scale / _VOLUME[u])
 
 
 def age_years(parts: list) -> float:

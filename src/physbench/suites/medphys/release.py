@@ -84,7 +84,7 @@ def run_outcomes(run_dir: str | Path) -> tuple[str, list[dict[str, Any]]]:
         if m.suite != "medphys":
             raise UserError(f"run {m.run_id} is of suite {m.suite!r}, not medphys")
         run = {"run": m.run_id, "model": m.model_spec, "split": m.split, "protocol": m.protocol}
-        records = [outcome_record(r.item, r.repeat, r.grade, run) for r in reader.results()]
+        records = [outcome_record(r.item, r.repeat, r.grade, run) for r in reader.attempts()]  # failures too
     return m.run_id, records
 
 

@@ -21,12 +21,18 @@ def validate(folder: str = typer.Argument(..., help="a folder of problem JSON fi
 
     path = Path(folder)
     problems = [load_problem(path)] if path.is_file() else load_set(path)
-    rows = [{"id": p.id, "file": p.file, "steps": 1 + len(p.checkpoints)} for p in problems]
+    rows = [{"id": p.id, "file": p.file, "steps": 1 + len(p.checkpoints),
+             "ungraded_steps": [s.id for s in (p.challenge, *p.checkpoints) if not s.graded],
+             "limits_capped": [{"step": s.id, "asked": list(s.asked_limits), "used": [s.wall_s, s.memory_mb]}
+                               for s in (p.challenge, *p.checkpoints) if s.asked_limits]} for p in problems]
     if as_json:
         typer.echo(json.dumps({"ok": True, "problems": rows}))
     else:
         for r in rows:
-            typer.echo(f"{r['file']}: {r['id']} ok ({r['steps']} steps)")
+            unknown = f", {len(r['ungraded_steps'])} with unknown answers" if r["ungraded_steps"] else ""
+            capped = "".join(f"; {c['step']} asked {c['asked'][0]:g} s / {c['asked'][1]} MB, capped to "
+                             f"{c['used'][0]:g} s / {c['used'][1]} MB" for c in r["limits_capped"])
+            typer.echo(f"{r['file']}: {r['id']} ok ({r['steps']} steps{unknown}){capped}")
 
 
 @research_app.command("list")
@@ -66,7 +72,8 @@ def show(problem: str = typer.Argument(..., help="a problem id or file"),
     from physbench.suites.research.oracle import expected_text
 
     p = _find(problem, problems)
-    steps = [{"id": s.id, "question": s.question, "type": s.answer.type, "expected": expected_text(s)}
+    steps = [{"id": s.id, "question": s.question, "type": s.answer.type if s.answer else "unknown",
+              "expected": expected_text(s)}
              for s in (p.challenge, *p.checkpoints)]
     if as_json:
         typer.echo(json.dumps({"id": p.id, "title": p.title, "areas": list(p.areas), "setup": p.setup, "steps": steps}))
@@ -86,7 +93,7 @@ def check(problem_file: str = typer.Argument(..., help="a problem JSON file"),
     from physbench.suites.research.problem import load_problem
 
     p = load_problem(problem_file)
-    steps = [p.challenge, *p.checkpoints]
+    steps = [s for s in (p.challenge, *p.checkpoints) if s.graded]
     grades = grade_steps(steps, [oracle_code(s) for s in steps])
     rows = [{"step": s.id, **g.to_dict()} for s, g in zip(steps, grades)]
     if as_json:

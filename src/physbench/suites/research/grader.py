@@ -6,8 +6,8 @@ with the step's arguments: the model's code only produces a value, which leaves 
 inert data (values.py). The comparison never runs where model code ran: plain values are compared
 here, anything that needs SymPy in the executor's judge process (judge.py, a fresh fork holding
 only the reference). Every failure is an outcome, never an exception: no_code, rejected, raised,
-timeout, line_limit, bad_kind, wrong, correct. Printed output past the cap is dropped, never a
-verdict (issue 37 item 7).
+timeout, line_limit, bad_kind, wrong, correct; a step whose answer is unknown is `ungraded`.
+Printed output past the cap is dropped, never a verdict (issue 37 item 7).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from physbench.suites.research.extract import extract_code, foreign_imports
 from physbench.suites.research.judge import NeedsSympy, trees_verdict, verdict
 from physbench.suites.research.problem import Step
 
-OUTCOMES = ("no_code", "rejected", "raised", "timeout", "line_limit", "bad_kind", "wrong", "correct")
+OUTCOMES = ("no_code", "rejected", "raised", "timeout", "line_limit", "bad_kind", "wrong", "correct", "ungraded")
 MAX_LINES = 5_000_000          # research code loops more than a one-line solve; the wall clock still rules
 MAX_OUTPUT_CHARS = 65_536      # printed text kept per run; the rest is dropped and the run goes on
 JUDGE_WALL_S = 20.0            # the comparison's own wall clock (simplify, sampling) and memory
@@ -74,6 +74,8 @@ def prepare(step: Step, reply: object, policy: str = "scientific") -> tuple[str 
     """(program, early grade): an early grade when nothing needs to run."""
     from physbench.executor import check_source
 
+    if step.answer is None:  # answer unknown (private): stored, never run here, counted apart
+        return None, StepGrade("ungraded", {"official_id": step.official_id} if step.official_id else {})
     code = extract_code(reply)
     if code is None:
         return None, StepGrade("no_code")
@@ -91,12 +93,13 @@ def grade_steps(steps: Sequence[Step], replies: Sequence[object], executor: Any 
     """Grade each (step, reply) pair; sandbox runs and judge calls are batched across the workers."""
     from physbench.executor import default_executor
 
-    if executor is None:  # one pool: symbolic when every step allows it, else scientific
-        policy = "symbolic" if all(step_policy(s) == "symbolic" for s in steps) else "scientific"
-        executor = default_executor(policy)  # shared: later calls (an eval's items) reuse both workers
-    ex = executor
-    prepared = [prepare(s, r, getattr(ex, "policy", "scientific")) for s, r in zip(steps, replies)]
+    policy = getattr(executor, "policy", None) or \
+        ("symbolic" if all(step_policy(s) == "symbolic" for s in steps if s.answer is not None) else "scientific")
+    prepared = [prepare(s, r, policy) for s, r in zip(steps, replies)]
     out: list[StepGrade | None] = [p[1] for p in prepared]
+    if executor is None and any(g is None for g in out):  # one shared pool; none when nothing runs
+        executor = default_executor(policy)  # later calls (an eval's items) reuse both workers
+    ex = executor
     batch: dict[tuple[float, int], list[int]] = {}
     for i, (step, (program, early)) in enumerate(zip(steps, prepared)):
         if early is not None:

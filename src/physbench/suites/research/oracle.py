@@ -39,8 +39,16 @@ def answer_text(a: Any) -> str:
     raise TypeError(f"unknown answer {a!r}")
 
 
+def expert_answer(step: Step) -> str:
+    """The step's answer as oracle carryover shows it: the problem's own statement where there is
+    one, else the stored ANSWER written out; a placeholder when the answer is not public."""
+    if step.answer_text:
+        return step.answer_text.strip()
+    return answer_text(step.answer) if step.answer is not None else "(not public)"
+
+
 def expected_text(step: Step) -> str:
-    return f"The correct answer is: {answer_text(step.answer)}"
+    return f"The correct answer is: {expert_answer(step)}"
 
 
 def _literal(a: Any, names: tuple[str, ...]) -> str:
@@ -72,6 +80,8 @@ def _literal(a: Any, names: tuple[str, ...]) -> str:
 def oracle_code(step: Step) -> str:
     """A formatting reply (fenced code) that the grader marks correct."""
     a = step.answer
+    if a is None:  # the answer is not public: the template as given, filled with nothing
+        return "```python\n" + step.template.strip() + "\n```"
     if isinstance(a, FunctionAnswer):
         return "```python\n" + a.reference.strip() + "\n```"
     names = call_symbols(a).args

@@ -17,12 +17,16 @@ if TYPE_CHECKING:
 
 
 def step_results(r: "Result") -> Iterable[tuple[str, bool]]:
-    """(problem/step, correct) for each step the grade names."""
+    """(problem/step, correct) for each step the grade names; an attempt without a reply (no steps
+    graded) counts as wrong on every step of its item."""
     detail = r.grade.detail if r.grade is not None else {}
     problem = str(r.item.reference.get("problem", r.item.id))
-    for s in detail.get("steps") or ():
-        if isinstance(s, Mapping):
-            yield f"{problem}/{s.get('step')}", s.get("correct") is True
+    steps = [s for s in detail.get("steps") or () if isinstance(s, Mapping)]
+    if not steps:
+        for step in r.item.reference.get("steps") or ():
+            yield f"{problem}/{step}", False
+    for s in steps:
+        yield f"{problem}/{s.get('step')}", s.get("correct") is True
 
 
 def analyse(models: Sequence["RunData"], notes: dict[str, str]) -> dict[str, Any] | None:

@@ -28,9 +28,10 @@ def get(calc_id: int) -> Calculator:
         raise UnknownCalculator(calc_id) from None
 
 
-def compute(calc_id: int, entities: Mapping[str, Any] | Entities) -> Answer:
-    """The library's answer for calculator `calc_id` from these Relevant Entities."""
-    return get(calc_id).compute(entities)
+def compute(calc_id: int, entities: Mapping[str, Any] | Entities, formulas: Any = None) -> Answer:
+    """The library's answer for calculator `calc_id` from these Relevant Entities, under a formula
+    version ('benchmark' by default, 'clinical', or a set of erratum ids)."""
+    return get(calc_id).compute(entities, formulas)
 
 
 def ids(subset: Iterable[int] | None = None) -> list[int]:

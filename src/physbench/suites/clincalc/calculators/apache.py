@@ -9,6 +9,7 @@ from __future__ import annotations
 from physbench.suites.clincalc.calculators.body import mean_arterial_pressure
 from physbench.suites.clincalc.calculators.registry import calculator
 from physbench.suites.clincalc.entities import Entities, EntityError
+from physbench.suites.clincalc.formula_version import deviates
 
 
 def _band(x: float, high: list[tuple[float, int]], low: list[tuple[float, int]]) -> int:
@@ -60,6 +61,12 @@ def oxygenation_points(fio2_percent: float, pao2: float | None, a_a_gradient: fl
     return 0 if pao2 > 70 else 1 if pao2 > 60 else 3 if pao2 >= 55 else 4
 
 
+def _in_oxygenation_gap(fio2_percent: float, pao2: float | None, gradient: float | None) -> bool:
+    if fio2_percent >= 50:
+        return gradient is not None and (199 < gradient < 200 or 349 < gradient < 350)
+    return pao2 is not None and 60 < pao2 < 61
+
+
 def ph_points(ph: float) -> int:
     return _band(ph, [(7.7, 4), (7.6, 3), (7.5, 1)], [(7.15, 4), (7.25, 3), (7.33, 2)])
 
@@ -104,7 +111,8 @@ _SURGERY = {"nonoperative": 5, "emergency": 5, "emergency postoperative": 5, "el
                       "Diastolic Blood Pressure", "Systolic Blood Pressure", "Surgery Type"))
 def apache_ii(e: Entities) -> int:
     score = age_points(e.age())
-    if e.flag("History of severe organ failure or immunocompromise"):
+    chronic = e.flag("History of severe organ failure or immunocompromise")
+    if chronic and not deviates("apache-chronic-health-unread"):
         score += e.choice("Surgery Type", _SURGERY, "nonoperative")
     score += temperature_points(e.temperature_c())
     if e.has("Systolic Blood Pressure") and e.has("Diastolic Blood Pressure"):
@@ -117,12 +125,20 @@ def apache_ii(e: Entities) -> int:
     score += respiratory_rate_points(e.number("respiratory rate"))
     pao2 = e.mmhg_or_bare("PaO2") if e.has("PaO2") else None
     gradient = e.mmhg_or_bare("A-a gradient") if e.has("A-a gradient") else None
-    score += oxygenation_points(e.percent("FiO2"), pao2, gradient)
+    fio2 = e.percent("FiO2")
+    if deviates("apache-oxygenation-gaps") and _in_oxygenation_gap(fio2, pao2, gradient):
+        score += 0 if fio2 >= 50 else 4  # erratum: the benchmark's integer bands leave these gaps
+    else:
+        score += oxygenation_points(fio2, pao2, gradient)
     score += ph_points(e.number("pH"))
     score += sodium_points(e.conc("Sodium", "mmol/L", "sodium"))
     score += potassium_points(e.conc("Potassium", "mmol/L", "potassium"))
-    e.flag("Chronic renal failure")  # read: chronic failure does not double the creatinine points
-    score += creatinine_points(e.conc("creatinine", "mg/dL", "creatinine"), e.flag("Acute renal failure"))
+    chronic_rf, acute_rf = e.flag("Chronic renal failure"), e.flag("Acute renal failure")  # chronic: no doubling
+    cr = e.conc("creatinine", "mg/dL", "creatinine")
+    if cr < 0.6 and (acute_rf or chronic_rf) and deviates("apache-low-creatinine-renal-failure"):
+        pass  # erratum: the benchmark scores low creatinine only without renal failure
+    else:
+        score += creatinine_points(cr, acute_rf)
     score += hematocrit_points(e.percent("Hematocrit"))
     score += wbc_points(e.count_per_l("White blood cell count") / 1e9)
     gcs = e.number("Glasgow Coma Score")

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from physbench.suites.clincalc import units
 from physbench.suites.clincalc.calculators.body import mean_arterial_pressure
 from physbench.suites.clincalc.calculators.registry import calculator
 from physbench.suites.clincalc.entities import Entities, EntityError
+from physbench.suites.clincalc.formula_version import deviates
 
 _EYE = {"eyes open spontaneously": 4, "eye opening to verbal command": 3, "eye opening to pain": 2,
         "no eye opening": 1, "not testable": 4}
@@ -19,8 +21,11 @@ _MOTOR = {"obeys commands": 6, "localizes pain": 5, "withdrawal from pain": 4, "
             "full score (the benchmark's stated convention)",
             entities=("Best motor response", "Best eye response", "Best verbal response"))
 def glasgow_coma(e: Entities) -> int:
-    return (e.choice("Best eye response", _EYE, "eyes open spontaneously")
-            + e.choice("Best verbal response", _VERBAL, "oriented")
+    verbal = e.choice("Best verbal response", _VERBAL, "oriented")
+    if verbal == 5 and e.has("Best verbal response") and deviates("gcs-verbal-not-testable") \
+            and e.text("Best verbal response").strip().lower() == "not testable":
+        verbal = 4  # erratum gcs-verbal-not-testable
+    return (e.choice("Best eye response", _EYE, "eyes open spontaneously") + verbal
             + e.choice("Best motor response", _MOTOR, "obeys commands"))
 
 
@@ -46,6 +51,11 @@ def _urine_ml_day(e: Entities) -> float | None:
     return value * per_day[u]
 
 
+def pao2_fio2_ratio(pao2_mmhg: float, fio2_percent: float) -> float:
+    """PaO2/FiO2 of the printed values, exactly (56 mm Hg at 28% is 200, not 199.99999999999997)."""
+    return float(units.exact(pao2_mmhg) * 100 / units.exact(fio2_percent))
+
+
 def sofa_respiration(ratio: float, supported: bool) -> int:
     """PaO2/FiO2 points; 3 and 4 need ventilation or CPAP, otherwise below 200 scores 2."""
     if ratio >= 400:
@@ -59,6 +69,8 @@ def sofa_respiration(ratio: float, supported: bool) -> int:
 
 def sofa_cardiovascular(e: Entities) -> int:
     dopamine, dobutamine = _infusion(e, "DOPamine"), _infusion(e, "DOBUTamine")
+    if deviates("sofa-dobutamine-unread"):
+        dobutamine = 0.0  # erratum: the benchmark never reads dobutamine
     epinephrine, norepinephrine = _infusion(e, "EPINEPHrine"), _infusion(e, "norEPINEPHrine")
     if dopamine > 15 or epinephrine > 0.1 or norepinephrine > 0.1:
         return 4
@@ -95,7 +107,10 @@ def sofa(e: Entities) -> int:
     if fio2 <= 0:
         raise EntityError("FiO2 must be positive")
     supported = e.any_flag(("On mechanical ventilation", "Continuous positive airway pressure"))
-    score = sofa_respiration(e.mmhg_or_bare("PaO2") / (fio2 / 100), supported)
+    ratio = pao2_fio2_ratio(e.mmhg_or_bare("PaO2"), fio2)
+    score = sofa_respiration(ratio, supported)
+    if 199 < ratio < 200 and deviates("sofa-ratio-199-200"):
+        score = 0  # erratum: the benchmark's bands skip (199, 200)
     score += sofa_cardiovascular(e)
     e.flag("Hypotension")  # read, but the table scores the MAP and the infusions, not the word
     gcs = e.number("Glasgow Coma Score", 15)

@@ -7,6 +7,7 @@ import re
 from physbench.suites.clincalc import units
 from physbench.suites.clincalc.calculators.registry import calculator
 from physbench.suites.clincalc.entities import Entities, EntityError
+from physbench.suites.clincalc.formula_version import deviates
 
 # glucocorticoid equivalent doses in mg (the benchmark's table, as MDCalc's steroid conversion)
 STEROID_EQUIVALENT_MG = {
@@ -80,6 +81,7 @@ def mme(e: Entities) -> float:
         value, unit = e.pair(key)
         per_day = e.number(f"{key} Per Day")
         dose_mg = _mass_mg(value, unit, key)
-        dose = dose_mg * 1000 if drug in _MICROGRAM_DRUGS else dose_mg  # fentanyl counted in µg
+        in_ug = drug in _MICROGRAM_DRUGS and not (drug == "FentANYL patch" and deviates("mme-fentanyl-patch"))
+        dose = dose_mg * 1000 if in_ug else dose_mg  # fentanyl counted in µg (erratum: the patch in mg)
         total += dose * per_day * MME_FACTOR[drug]
     return total

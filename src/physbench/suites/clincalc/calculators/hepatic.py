@@ -6,6 +6,7 @@ import math
 
 from physbench.suites.clincalc.calculators.registry import calculator
 from physbench.suites.clincalc.entities import Entities, EntityError
+from physbench.suites.clincalc.formula_version import deviates
 
 _ASCITES = {"absent": 1, "none": 1, "slight": 2, "mild": 2, "moderate": 3, "severe": 3}
 _ENCEPHALOPATHY = {"No Encephalopathy": 1, "none": 1, "Grade 0": 1, "Grade 1-2": 2, "Grade 1": 2, "Grade 2": 2,
@@ -16,13 +17,18 @@ _ENCEPHALOPATHY = {"No Encephalopathy": 1, "none": 1, "Grade 0": 1, "Grade 1-2":
             kind="score", source="Pugh 1973 (Br J Surg 60:646) with the INR bands of MDCalc",
             entities=("international normalized ratio", "Ascites", "Albumin", "Bilirubin", "Encephalopathy"))
 def child_pugh(e: Entities) -> int:
-    bili = e.conc("Bilirubin", "mg/dL", "bilirubin")
+    in_moles = "mol" in e.pair("Bilirubin")[1]
+    transposed = in_moles and deviates("child-pugh-bilirubin-molar-mass")  # erratum: 548.66 g/mol
+    bili = e.conc("Bilirubin", "mg/dL", "bilirubin_548" if transposed else "bilirubin")
     alb = e.conc("Albumin", "g/dL", "albumin")
     inr = e.number("international normalized ratio")
     score = 1 if bili < 2 else 2 if bili <= 3 else 3
     score += 1 if alb > 3.5 else 2 if alb >= 2.8 else 3
     score += 1 if inr < 1.7 else 2 if inr <= 2.3 else 3
     score += e.choice("Ascites", _ASCITES, "absent")
+    if e.has("Encephalopathy") and e.text("Encephalopathy").strip().lower() == "grade 0" \
+            and deviates("child-pugh-grade-0"):
+        return score  # erratum: 'Grade 0' matches none of the benchmark's strings
     return score + e.choice("Encephalopathy", _ENCEPHALOPATHY, "No Encephalopathy")
 
 
@@ -60,8 +66,10 @@ def meld_na(e: Entities) -> int:
     creatinine = e.conc("creatinine", "mg/dL", "creatinine")
     bilirubin = e.conc("Bilirubin", "mg/dL", "bilirubin")
     inr = e.number("international normalized ratio")
-    if min(creatinine, bilirubin, inr) <= 0:
-        raise EntityError("creatinine, bilirubin and INR must be positive")
+    if min(creatinine, bilirubin, inr) < 0:  # zero is allowed: OPTN bounds each below at 1.0
+        raise EntityError("creatinine, bilirubin and INR cannot be negative")
+    if dialysis and creatinine < 1.0 and deviates("meld-dialysis-low-creatinine"):
+        creatinine, dialysis = 1.0, False  # erratum: the benchmark's if/elif keeps the 1.0 floor
     return meld_na_score(creatinine, bilirubin, inr, e.conc("Sodium", "mEq/L", "sodium"), dialysis)
 
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import math
+
 from physbench.suites.clincalc.calculators.registry import calculator
-from physbench.suites.clincalc.entities import Entities
+from physbench.suites.clincalc.entities import Entities, EntityError
+from physbench.suites.clincalc.formula_version import deviates
 
 
 @calculator(20, "Centor Score (Modified/McIsaac) for Strep Pharyngitis", category="severity", output_type="integer",
@@ -54,6 +57,8 @@ def psi(e: Entities) -> int:
     score += 10 if e.conc("Glucose", "mg/dL", "glucose") >= 250 else 0
     score += 10 if e.percent("Hematocrit") < 30 else 0
     if e.has("Partial pressure of oxygen"):
+        _, unit = e.pair("Partial pressure of oxygen")
+    if e.has("Partial pressure of oxygen") and not (deviates("psi-pao2-unit") and unit != "mm Hg"):
         score += 10 if e.pressure_mmhg("Partial pressure of oxygen") < 60 else 0
     return score
 
@@ -65,8 +70,10 @@ def psi(e: Entities) -> int:
 def curb65(e: Entities) -> int:
     score = e.flag("Confusion")
     score += 1 if e.conc("Blood Urea Nitrogen (BUN)", "mg/dL", "bun") > 19 else 0
-    score += 1 if e.number("respiratory rate") >= 30 else 0
-    low_bp = (e.pressure_mmhg("Systolic Blood Pressure") < 90) | (e.pressure_mmhg("Diastolic Blood Pressure") <= 60)
+    cut = math.trunc if deviates("curb65-truncated-vitals") else float  # erratum: int() on the vitals
+    score += 1 if cut(e.number("respiratory rate")) >= 30 else 0
+    sbp, dbp = cut(e.pressure_mmhg("Systolic Blood Pressure")), cut(e.pressure_mmhg("Diastolic Blood Pressure"))
+    low_bp = sbp < 90 or dbp <= 60
     score += 1 if low_bp else 0
     return score + (1 if e.age() >= 65 else 0)
 
@@ -80,6 +87,8 @@ def sirs(e: Entities) -> int:
     count += 1 if e.number("Heart Rate or Pulse") > 90 else 0
     breathing = e.has("respiratory rate") and e.number("respiratory rate") > 20
     low_co2 = e.has("PaCO2") and e.pressure_mmhg("PaCO2") < 32
+    if not breathing and e.has("PaCO2") and e.pressure_mmhg("PaCO2") == 32 and deviates("sirs-paco2-32"):
+        raise EntityError("the benchmark's SIRS code raises at PaCO2 of exactly 32 mm Hg (erratum sirs-paco2-32)")
     count += 1 if breathing or low_co2 else 0
     wbc_per_mm3 = e.count_per_l("White blood cell count") / 1e6
     return count + (1 if wbc_per_mm3 > 12000 or wbc_per_mm3 < 4000 else 0)

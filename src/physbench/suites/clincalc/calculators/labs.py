@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from physbench.suites.clincalc.calculators.registry import calculator
 from physbench.suites.clincalc.entities import Entities, EntityError
+from physbench.suites.clincalc.formula_version import deviates
 
 
 @calculator(7, "Calcium Correction for Hypoalbuminemia", category="lab test", output_type="decimal",
@@ -39,10 +40,10 @@ def insulin_uiu_ml(value: float, unit: str) -> float:
     u = unit.strip().replace("μ", "µ").replace("uIU", "µIU")
     if u in ("µIU/mL", "mIU/L", "mU/L", "µU/mL"):
         return value
-    if u == "pmol/L":
-        return value / 6
-    if u == "ng/mL":
-        return value * 1e6 / 5808 / 6  # ng/mL -> pmol/L -> µIU/mL
+    if u == "pmol/L":  # erratum homa-insulin-units: the benchmark multiplies by 6
+        return value * 6 if deviates("homa-insulin-units") else value / 6
+    if u == "ng/mL":  # ng/mL -> pmol/L -> µIU/mL (the benchmark: 24.8 µIU/mL per ng/mL)
+        return value * 24.8 if deviates("homa-insulin-units") else value * 1e6 / 5808 / 6
     raise EntityError(f"Insulin: unknown unit {unit!r}")
 
 

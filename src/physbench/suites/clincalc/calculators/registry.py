@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Union
 
+from physbench.suites.clincalc import formula_version
 from physbench.suites.clincalc.entities import Entities, EntityError
 
 Answer = Union[float, int, dt.date, tuple]
@@ -32,11 +33,14 @@ class Calculator:
     source: str            # document and version the function follows
     entities: tuple[str, ...] = field(default=())  # entity names the dataset uses for it
 
-    def compute(self, entities: Mapping[str, Any] | Entities) -> Answer:
-        """The answer for these Relevant Entities; EntityError when they cannot be used."""
+    def compute(self, entities: Mapping[str, Any] | Entities,
+                formulas: formula_version.Version | None = None) -> Answer:
+        """The answer for these Relevant Entities under a formula version ('benchmark', the default, or
+        'clinical'; or a set of erratum ids); EntityError when they cannot be used."""
         e = entities if isinstance(entities, Entities) else Entities(entities)
         try:
-            value = self.fn(e)
+            with formula_version.using(formulas):
+                value = self.fn(e)
         except ZeroDivisionError:
             raise EntityError("the entities make the formula divide by zero") from None
         except (ValueError, OverflowError) as exc:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from physbench.suites.clincalc.calculators.body import adjusted_body_weight_kg, bmi, ideal_body_weight_kg
+from physbench.suites.clincalc import units
+from physbench.suites.clincalc.calculators.body import adjusted_body_weight_kg, ideal_body_weight_kg
 from physbench.suites.clincalc.calculators.registry import calculator
 from physbench.suites.clincalc.entities import Entities, EntityError
+from physbench.suites.clincalc.formula_version import deviates
 
 
 def cockcroft_gault_weight_kg(female: bool, weight_kg: float, height_cm: float) -> float:
     """The weight the benchmark puts into Cockcroft-Gault, chosen by BMI class (its question text):
     BMI < 18.5 actual weight; 18.5 to 24.9 the lesser of ideal and actual; above 24.9 adjusted."""
-    b = bmi(weight_kg, height_cm / 100)
+    b = float(units.exact(weight_kg) / (units.exact(height_cm) / 100) ** 2)  # exact: 24.9 stays 24.9
     ibw = ideal_body_weight_kg(female, height_cm)
     if b < 18.5:
         return weight_kg
@@ -35,12 +37,11 @@ def ckd_epi_2021(scr_mg_dl: float, age: float, female: bool) -> float:
     """CKD-EPI 2021 race-free creatinine equation (Inker et al., N Engl J Med 2021;385:1737)."""
     if scr_mg_dl <= 0:
         raise EntityError("creatinine must be positive")
-    kappa = 0.7 if female else 0.9
+    low = scr_mg_dl <= (0.7 if female else 0.9)
+    exponent = (-0.241 if female else -0.302) if low else -1.2
+    # erratum ckd-epi-male-kappa: the benchmark divides a man's low creatinine by the women's 0.7
+    kappa = 0.7 if female or (low and deviates("ckd-epi-male-kappa")) else 0.9
     ratio = scr_mg_dl / kappa
-    if ratio <= 1:
-        exponent = -0.241 if female else -0.302
-    else:
-        exponent = -1.2
     return 142 * ratio ** exponent * 0.9938 ** age * (1.012 if female else 1)
 
 
@@ -59,7 +60,9 @@ def mdrd(e: Entities) -> float:
     age = e.age()
     if scr <= 0 or age <= 0:
         raise EntityError("creatinine and age must be positive")
-    black = e.has("Race") and e.text("Race").strip().lower() in ("black", "african american")
+    race = e.text("Race") if e.has("Race") else ""
+    # erratum mdrd-black-only: the benchmark applies 1.212 only to the exact string 'Black'
+    black = race == "Black" if deviates("mdrd-black-only") else race.strip().lower() in ("black", "african american")
     return 175 * scr ** -1.154 * age ** -0.203 * (1.212 if black else 1) * (0.742 if e.sex_female() else 1)
 
 

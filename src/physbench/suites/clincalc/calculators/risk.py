@@ -6,6 +6,7 @@ import math
 
 from physbench.suites.clincalc.calculators.registry import calculator
 from physbench.suites.clincalc.entities import Entities, EntityError
+from physbench.suites.clincalc.formula_version import deviates
 
 
 @calculator(4, "CHA2DS2-VASc Score for Atrial Fibrillation Stroke Risk", category="risk", output_type="integer",
@@ -59,6 +60,9 @@ def heart_score(e: Entities) -> int:
     factors = sum([e.flag(name) for name in _HEART_RISK_FACTORS])
     # atherosclerotic disease (prior MI, PCI/CABG, CVA/TIA, peripheral arterial disease) scores 2 by itself
     atherosclerotic = e.any_flag(("atherosclerotic disease", "Transient Ischemic Attacks History"))
+    if deviates("heart-atherosclerotic-disease"):  # erratum: one more factor; TIA history unread
+        factors += e.flag("atherosclerotic disease")
+        atherosclerotic = False
     if atherosclerotic or factors >= 3:
         score += 2
     elif factors >= 1:
@@ -108,11 +112,18 @@ def charlson(e: Entities) -> int:
     return score + _graded(e, "Solid tumor", _TUMOR)
 
 
+_CCI_EXACT = ("none", "mild", "moderate to severe", "none or diet-controlled", "uncomplicated",
+              "end-organ damage", "localized", "metastatic")
+
+
 def _graded(e: Entities, name: str, table: dict[str, int]) -> int:
     """A graded item: its level's points; False (or absent) for none."""
     if not e.has(name):
         return 0
     value = e.raw(name)
+    if deviates("cci-capitalised-levels"):  # erratum: exact lower-case levels, anything else true is 1
+        exact = {k: v for k, v in table.items() if k in _CCI_EXACT}
+        return exact[value] if isinstance(value, str) and value in exact else 1 if value else 0
     if isinstance(value, bool):
         if value:
             raise EntityError(f"{name}: True does not say which level ({', '.join(table)})")
@@ -151,4 +162,5 @@ def framingham_hard_chd(e: Entities) -> float:
     s = (b["ln_age"] * ln_age + b["ln_tc"] * ln_tc + b["ln_hdl"] * math.log(hdl) + b["ln_sbp"] * math.log(sbp)
          + b["bp_treated"] * treated + b["smoker"] * smoker + b["ln_age_ln_tc"] * ln_age * ln_tc
          + b["ln_age_smoker"] * ln_age_smoke * smoker + b["ln_age_sq"] * ln_age * ln_age + b["constant"])
-    return 100 * (1 - b["baseline"] ** math.exp(s))
+    risk = 100 * (1 - b["baseline"] ** math.exp(s))
+    return round(risk, 3) if deviates("framingham-rounded-percent") else risk  # erratum: percent to 3 decimals

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from physbench.suites.clincalc.calculators.registry import calculator
 from physbench.suites.clincalc.entities import Entities
+from physbench.suites.clincalc.formula_version import deviates
 
 
 @calculator(8, "Wells' Criteria for Pulmonary Embolism", category="risk", output_type="integer", kind="score",
@@ -61,6 +62,11 @@ _CAPRINI_ITEMS = {
 }
 
 
+# erratum caprini-unread-items: the benchmark's name map gives these keys its function never reads
+_CAPRINI_UNREAD = ("Major Surgery in the last month", "Congestive Heart Failure in the last month",
+                   "Immobilizing plaster cast in the last month", "Stroke in the last month")
+
+
 @calculator(36, "Caprini Score for Venous Thromboembolism (2005)", category="risk", output_type="integer",
             kind="score", source="Caprini 2005 (Dis Mon 51:70) risk assessment model, as MDCalc",
             entities=("age", "sex", "Surgery Type", *_CAPRINI_ITEMS, "Previously documented Deep Vein Thrombosis",
@@ -69,10 +75,11 @@ def caprini(e: Entities) -> int:
     age = e.age()
     score = 3 if age >= 75 else 2 if age >= 61 else 1 if age >= 41 else 0
     score += e.choice("Surgery Type", _SURGERY, "none")
-    score += sum(points for name, points in _CAPRINI_ITEMS.items() if e.flag(name))
-    # one item: history of DVT or PE
-    score += 3 if e.any_flag(("Previously documented Deep Vein Thrombosis",
-                              "Previously Documented Pulmonary Embolism")) else 0
+    unread = _CAPRINI_UNREAD if deviates("caprini-unread-items") else ()
+    score += sum(points for name, points in _CAPRINI_ITEMS.items() if e.flag(name) and name not in unread)
+    dvt_pe = [e.flag("Previously documented Deep Vein Thrombosis"), e.flag("Previously Documented Pulmonary Embolism")]
+    # one item: history of DVT or PE (erratum caprini-dvt-and-pe: the benchmark adds 3 for each)
+    score += 3 * sum(dvt_pe) if deviates("caprini-dvt-and-pe") else 3 if any(dvt_pe) else 0
     score += e.choice("Mobility", _MOBILITY, "normal")
     if e.has("Body Mass Index (BMI)") and e.number("Body Mass Index (BMI)") > 25:
         score += 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
+from physbench.grading.types import FAILED
 from physbench.report.generic import finite_or_none, flagged, pairwise, passed
 from physbench.report.summary import accuracy_cell
 from physbench.stats import exact_proportion, real_alarms, youden
@@ -28,7 +29,7 @@ FORMATS = {"worksheet_check": "worksheet", "result_check": "result"}
 ERROR_KINDS = ("omitted factor", "formula", "unit", "arithmetic")  # Table 19
 SIZE_BINS = ("under 5%", "5–20%", "over 20%")  # Table 20
 # responses that ended without an answer to grade: Table 2 gives accuracy on the others beside the full one
-INCOMPLETE_OUTCOMES = frozenset({"blocked", "stopped_short", "truncated"})
+INCOMPLETE_OUTCOMES = frozenset({"blocked", "stopped_short", "truncated", FAILED})  # FAILED: no reply at all
 # omissions whose mode name does not end in "_omitted": the PDD transfer to d_max (seed 000, Table 19)
 OMITTED_FACTOR_MODES = frozenset({("tg51", "output_at_10cm")})
 
