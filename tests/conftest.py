@@ -7,10 +7,19 @@ import subprocess
 from typing import Any, Callable, Iterator
 
 import pytest
+from hypothesis import settings
 
 from physbench.cli import main
 from physbench.core.caches import CACHE_DIR_ENV, CACHE_ENV, run_exit_hooks
 from physbench.runner.mock_server import MockConfig, MockServer
+
+# Property tests are reproducible: every hypothesis test draws the same examples on every run and
+# machine (derandomize: the seed comes from the test itself) and keeps no example database; no
+# deadline, since a time limit per example is a timed assertion that a loaded machine fails. A
+# random search is a choice: HYPOTHESIS_PROFILE=explore (new examples on each run).
+settings.register_profile("physbench", derandomize=True, database=None, deadline=None, print_blob=True)
+settings.register_profile("explore", derandomize=False, database=None, deadline=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "physbench"))
 
 
 @pytest.fixture(scope="session", autouse=True)

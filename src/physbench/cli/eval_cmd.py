@@ -180,7 +180,9 @@ def register(app: typer.Typer) -> None:
         if as_json:
             out = dict(result.summary, status=result.status, wall_s=result.wall_s, attempted=result.attempted,
                        skipped=result.skipped)
-            typer.echo(json.dumps(out, indent=2))
+            from physbench.report.document import json_safe
+
+            typer.echo(json.dumps(json_safe(out), indent=2, allow_nan=False))  # strict JSON: no bare Infinity
         else:
             for line in summary_lines(result.summary, result.status, result.wall_s, result.attempted, result.skipped):
                 typer.echo(line)

@@ -58,19 +58,29 @@ def write_atomic(path: Path, write: Callable[[BinaryIO], object], *, make_folder
         raise
 
 
-def read_small_text(path: str, where: str, max_bytes: int) -> str:
-    """The UTF-8 text of a small file the user named (`where` starts each error line, e.g. the option);
-    a directory, a missing, oversized, unreadable or binary file is one UserError."""
+def read_capped(path: str | Path, where: str, max_bytes: int) -> bytes:
+    """The bytes of a file the user named, read up to `max_bytes` and refused beyond: a device or
+    pipe that never ends (/dev/zero) is "larger than" rather than read until memory runs out. A
+    directory, a missing, oversized or unreadable file is one UserError starting with `where`."""
     p = Path(path)
     try:
         if p.is_dir():
             raise UserError(f"{where}: is a directory, not a file")
-        if p.stat().st_size > max_bytes:
-            raise UserError(f"{where}: larger than {max_bytes} bytes")
-        return p.read_bytes().decode("utf-8")
+        with open(p, "rb") as fh:
+            data = fh.read(max_bytes + 1)
     except FileNotFoundError:
         raise UserError(f"{where}: no such file") from None
-    except UnicodeDecodeError:
-        raise UserError(f"{where}: not a UTF-8 text file") from None
     except OSError as exc:
         raise UserError(f"{where}: cannot read it ({exc.strerror or exc})") from None
+    if len(data) > max_bytes:
+        raise UserError(f"{where}: larger than {max_bytes} bytes")
+    return data
+
+
+def read_small_text(path: str, where: str, max_bytes: int) -> str:
+    """The UTF-8 text of a small file the user named (`where` starts each error line, e.g. the option);
+    a directory, a missing, oversized, unreadable or binary file is one UserError."""
+    try:
+        return read_capped(path, where, max_bytes).decode("utf-8")
+    except UnicodeDecodeError:
+        raise UserError(f"{where}: not a UTF-8 text file") from None

@@ -77,15 +77,23 @@ class Model(Protocol):
         ...
 
 
+MAX_TOKENS = 10**12  # one call's token count: a server reporting more (10**30) is clamped here
+
+
+def token_count(value: int) -> int:
+    """A reported token count clamped to 0..MAX_TOKENS (a hostile server's count never overflows a store)."""
+    return min(max(int(value), 0), MAX_TOKENS)
+
+
 def usage_dict(prompt_tokens: int | None, completion_tokens: int | None) -> dict[str, int]:
-    """A usage mapping with the three standard counts; missing counts are left out."""
+    """A usage mapping with the three standard counts (each clamped, see token_count); missing counts are left out."""
     out: dict[str, int] = {}
     if prompt_tokens is not None:
-        out["prompt_tokens"] = int(prompt_tokens)
+        out["prompt_tokens"] = token_count(prompt_tokens)
     if completion_tokens is not None:
-        out["completion_tokens"] = int(completion_tokens)
+        out["completion_tokens"] = token_count(completion_tokens)
     if prompt_tokens is not None and completion_tokens is not None:
-        out["total_tokens"] = int(prompt_tokens) + int(completion_tokens)
+        out["total_tokens"] = out["prompt_tokens"] + out["completion_tokens"]
     return out
 
 

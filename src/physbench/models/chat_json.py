@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 from physbench.core.items import Message, ToolCall
 from physbench.core.tools import parse_arguments
-from physbench.models.base import Completion, ModelError, usage_dict
+from physbench.models.base import Completion, ModelError, token_count, usage_dict
 
 STANDARD_MESSAGE_KEYS = frozenset({"role", "content", "tool_calls"})
 MAX_TOOL_CALLS = 128  # tool calls read from one reply; more is a malformed reply
@@ -104,7 +104,7 @@ def read_tool_calls(value: Any) -> tuple[ToolCall, ...]:
 
 def _count(d: Any, key: str) -> int | None:
     value = d.get(key) if type(d) is dict else None
-    return value if type(value) is int and value >= 0 else None
+    return token_count(value) if type(value) is int and value >= 0 else None
 
 
 def read_usage(counts: Any) -> dict[str, int]:

@@ -88,6 +88,13 @@ def check_base_url(url: str) -> None:
         raise UserError(f"--base-url {shown!r} is not a valid URL (no host, or spaces in it)")
 
 
+def redirect_error(status: int, location: str | None) -> str:
+    """The error of a model request answered with a redirect (not followed), naming where it pointed."""
+    shown = "".join(c if c.isprintable() else "?" for c in (location or ""))[:200]
+    return (f"HTTP {status}: the endpoint redirects to {shown!r}; model requests do not follow redirects "
+            "(check --base-url)" if shown else f"HTTP {status}: a redirect without a Location; not followed")
+
+
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")  # a local server (vLLM) usually takes no key
 
 
@@ -156,8 +163,12 @@ class OpenAIModel:
         watched = self._deadlines.enter()
         try:
             try:
-                async with client.post(self._url, data=content, headers=self._headers) as response:
+                # never follow a redirect: a 307 would post the prompt to another origin, a 302 fetch any URL
+                async with client.post(self._url, data=content, headers=self._headers,
+                                       allow_redirects=False) as response:
                     status, headers = response.status, response.headers
+                    if 300 <= status < 400:
+                        raise ModelError(redirect_error(status, headers.get("Location")), retryable=False)
                     body = await (response.read() if self._sized(headers) else self._read_capped(response))
                     retry_after = headers.get("Retry-After") if status != 200 else None
             finally:

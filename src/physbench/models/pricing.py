@@ -44,6 +44,8 @@ def _read(path: str) -> Any:
         return json.loads(text)
     except ValueError as exc:
         raise UserError(f"{where}: not valid JSON ({exc})") from None
+    except RecursionError:  # a price table is two levels deep; thousands of brackets are not one
+        raise UserError(f"{where}: JSON nested too deeply") from None
 
 
 def _usd(where: str, field: str, value: Any) -> float:

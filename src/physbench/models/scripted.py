@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from physbench.core.errors import UserError
-from physbench.models.base import Completion, ModelError
+from physbench.core.files import read_capped
+from physbench.models.base import Completion, ModelError, token_count
 
 if TYPE_CHECKING:
     from physbench.core.items import Item, Message
@@ -128,16 +129,11 @@ class ReplayModel:
         self._load(Path(path))
 
     def _load(self, path: Path) -> None:
-        try:
-            size = path.stat().st_size
-        except OSError:
-            raise UserError(f"cannot read replay file {str(path)!r}") from None
-        if size > REPLAY_MAX_BYTES:
-            raise UserError(f"replay file {str(path)!r} is larger than 1 GiB")
-        try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UserError(f"cannot read replay file {str(path)!r}: {type(exc).__name__}") from None
+        where = f"cannot read replay file {str(path)!r}"
+        try:  # read at most 1 GiB: a device that never ends (/dev/zero) is refused, not read for ever
+            lines = read_capped(path, where, REPLAY_MAX_BYTES).decode("utf-8").splitlines()
+        except UnicodeDecodeError as exc:
+            raise UserError(f"{where}: {type(exc).__name__}") from None
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
@@ -155,6 +151,8 @@ class ReplayModel:
             row = json.loads(line)
         except ValueError:
             raise UserError(f"{where}: not valid JSON") from None
+        except RecursionError:
+            raise UserError(f"{where}: JSON nested too deeply") from None
         if not isinstance(row, dict):
             raise UserError(f"{where}: expected a JSON object")
         if not isinstance(row.get("id"), str):
@@ -179,6 +177,7 @@ class ReplayModel:
         usage = row.get("usage") or {}
         if not isinstance(usage, dict) or not all(isinstance(v, int) for v in usage.values()):
             raise UserError(f"{where}: \"usage\" must map names to integers")
+        usage = {str(k): token_count(v) for k, v in usage.items()}  # 10**30 tokens is clamped, as from a server
         return {"id": row["id"], "repeat": repeat, "text": text, "finish_reason": finish, "usage": usage,
                 "steps": steps}
 

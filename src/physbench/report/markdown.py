@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from physbench.report.tables import plural
@@ -36,12 +37,12 @@ def _table(title: str, cells: Sequence[dict[str, Any]]) -> list[str]:
     if not cells:
         return []
     lines = [f"**{title}**", "", f"| {title.split()[-1]} | n | correct | accuracy % (95% CI) |", "|---|---:|---:|---|"]
-    lines += [f"| {c['name']} | {c['n']} | {c['n_correct']} | {interval_text(c)} |" for c in cells]
+    lines += [f"| {md_cell(c['name'])} | {c['n']} | {c['n_correct']} | {interval_text(c)} |" for c in cells]
     return lines + [""]
 
 
 def run_section(s: dict[str, Any]) -> list[str]:
-    lines = [f"## {s['suite']} ({s['split']}) × {s['model']}", "",
+    lines = [f"## {md_cell(s['suite'])} ({md_cell(s['split'])}) × {md_cell(s['model'])}", "",
              f"run `{s['run_id']}` in `{s['run_dir']}`, protocol {s['protocol']}, started {s['started_at']}, "
              f"physbench {s['package_version']}" + (f" at {s['git_revision'][:12]}" if s.get("git_revision") else ""),
              "",
@@ -57,7 +58,8 @@ def run_section(s: dict[str, Any]) -> list[str]:
     lines += _table("Accuracy by kind", s["by_kind"])
     lines += _table("Accuracy by group", s["by_group"])
     if s["errors"]:
-        lines += ["**Most frequent errors**", ""] + [f"- {e['count']} × {e['error']}" for e in s["errors"]] + [""]
+        lines += ["**Most frequent errors**", ""]
+        lines += [f"- {e['count']} × {md_cell(e['error'])}" for e in s["errors"]] + [""]
     return lines
 
 
@@ -65,7 +67,8 @@ def render_markdown(summaries: Sequence[dict[str, Any]]) -> str:
     """The whole report: an overview table, then a section per run."""
     lines = ["# physbench report", "", "| run | suite | split | model | graded | accuracy % (95% CI) |",
              "|---|---|---|---|---:|---|"]
-    lines += [f"| {s['run_id']} | {s['suite']} | {s['split']} | {s['model']} | {s['n_done']}/{s['n_attempts']}"
+    lines += [f"| {md_cell(s['run_id'])} | {md_cell(s['suite'])} | {md_cell(s['split'])} | {md_cell(s['model'])} | "
+              f"{s['n_done']}/{s['n_attempts']}"
               f"{' (' + str(s['n_failed']) + ' failed)' if s.get('n_failed') else ''} | "
               f"{interval_text(s)} |" for s in summaries]
     lines.append("")
@@ -76,15 +79,32 @@ def render_markdown(summaries: Sequence[dict[str, Any]]) -> str:
 
 # --- the full report --------------------------------------------------------------------------
 
+# Text in a report can come from a model or a server (error messages, answers, labels): none of it
+# may become a link, an image that loads, or raw HTML. Brackets are escaped (no `[c](javascript:...)`,
+# `![t](http://...)` or `[r]: url` definitions), each with the backslashes before it doubled so that
+# an escape in the text cannot undo ours; `<` and `>` become entities (no autolinks, no tags).
+_BRACKET = re.compile(r"(\\*)([\[\]])")
+
+
+def _no_html(text: str) -> str:
+    return text.replace("<", "&lt;").replace(">", "&gt;")
+
+
+def inert(text: str) -> str:
+    """`text` as Markdown that renders as the same characters and holds no link, image or HTML."""
+    return _no_html(_BRACKET.sub(lambda m: m.group(1) * 2 + "\\" + m.group(2), text))
+
+
 def md_cell(text: object) -> str:
-    """A table cell as Markdown: one line, pipes escaped, no raw HTML."""
+    """A table cell as Markdown: one line, every backslash, pipe and bracket escaped, no raw HTML."""
     s = " ".join("".join(ch if ch.isprintable() else " " for ch in str(text)).split())
-    return s.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;") or " "
+    s = s.replace("\\", "\\\\").replace("|", "\\|").replace("[", "\\[").replace("]", "\\]")
+    return _no_html(s) or " "
 
 
 def md_text(text: str) -> str:
-    """Running text as Markdown lines, with no raw HTML."""
-    return text.replace("<", "&lt;").replace(">", "&gt;")
+    """Running text as Markdown lines, with no link, image or raw HTML."""
+    return inert(text)
 
 
 def md_table(table: "Table") -> list[str]:

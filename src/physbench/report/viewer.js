@@ -194,6 +194,11 @@ function chartBlock(title, c) {  // line series {name, x, y} on shared axes, dra
 
 function fmt(v) { return Number.isInteger(v) ? String(v) : v.toPrecision(3); }
 
+// The Markdown of prompts and replies, built as elements (never as HTML) in time linear in the
+// text: every line is consumed by exactly one block, and each test on a line is a prefix check, a
+// single scan or a regular expression that cannot backtrack more than once over the line (a reply
+// is model text: "| a |" lines without a rule, or 200,000 characters on one line, must not hang).
+
 function inline(parent, text) {  // **bold** and `code` inside a line; everything else stays text
   const pattern = /(\*\*[^*]+\*\*|`[^`]+`)/g;
   let last = 0;
@@ -208,55 +213,76 @@ function inline(parent, text) {  // **bold** and `code` inside a line; everythin
 }
 
 function cells(line) {
-  return line.trim().replace(/^\|/, "").replace(/\|$/, "").split("|").map(c => c.trim());
+  let t = line.trim();
+  if (t.startsWith("|")) t = t.slice(1);
+  if (t.endsWith("|")) t = t.slice(0, -1);
+  return t.split("|").map(c => c.trim());
 }
 
-function markdown(text) {  // the common Markdown of prompts and replies, built as elements (never as HTML)
+const LIST_ITEM = /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+/;  // "- item", "1. item", "2) item"
+
+function isFence(line) { return line.trimStart().startsWith("```"); }
+function isHeading(line) { return /^#{1,6}[ \t]/.test(line); }
+function isTableRow(line) { return line.trimStart().startsWith("|"); }
+function isTableRule(line) {  // "|---|:--:|": pipes, dashes, colons and blanks only, with a pipe and a dash
+  const t = line.trim();
+  if (!t.includes("|") || !t.includes("-")) return false;
+  for (const ch of t) if (ch !== "|" && ch !== "-" && ch !== ":" && ch !== " " && ch !== "\t") return false;
+  return true;
+}
+function startsBlock(line) { return isFence(line) || isHeading(line) || isTableRow(line) || LIST_ITEM.test(line); }
+
+function markdown(text) {
   const root = el("div", null, "markdown");
   const lines = text.split("\n");
   let i = 0;
   while (i < lines.length) {
     const line = lines[i];
-    if (/^\s*```/.test(line)) {  // a fenced block, shown as it is
+    if (isFence(line)) {  // a fenced block, shown as it is (a JSON object or array pretty-printed)
       const body = [];
-      for (i += 1; i < lines.length && !/^\s*```/.test(lines[i]); i += 1) body.push(lines[i]);
-      const data = asJSON(body.join("\n"));  // a fenced JSON object is pretty-printed too
-      root.appendChild(data !== null ? el("pre", JSON.stringify(data, null, 2), "json") : el("pre", body.join("\n")));
+      for (i += 1; i < lines.length && !isFence(lines[i]); i += 1) body.push(lines[i]);
+      const pretty = prettyJSON(body.join("\n"));
+      root.appendChild(pretty !== null ? el("pre", pretty, "json") : el("pre", body.join("\n")));
       i += 1;
-    } else if (/^#{1,6}\s/.test(line)) {
-      root.appendChild(inline(el("h4"), line.replace(/^#+\s*/, "")));
+    } else if (isHeading(line)) {
+      root.appendChild(inline(el("h4"), line.replace(/^#{1,6}[ \t]*/, "")));
       i += 1;
-    } else if (/^\s*\|/.test(line) && i + 1 < lines.length && /^\s*\|?[\s:|-]+\|[\s:|-]*$/.test(lines[i + 1])) {
+    } else if (isTableRow(line) && i + 1 < lines.length && isTableRule(lines[i + 1])) {
       const table = el("table", null, "md");
       const head = el("tr");
       for (const c of cells(line)) head.appendChild(inline(el("th"), c));
       table.appendChild(head);
-      for (i += 2; i < lines.length && /^\s*\|/.test(lines[i]); i += 1) {
+      for (i += 2; i < lines.length && isTableRow(lines[i]); i += 1) {
         const tr = el("tr");
         for (const c of cells(lines[i])) tr.appendChild(inline(el("td"), c));
         table.appendChild(tr);
       }
       root.appendChild(table);
-    } else if (/^\s*([-*+]|\d+[.)])\s+/.test(line)) {
-      const ordered = /^\s*\d/.test(line);
-      const list = el(ordered ? "ol" : "ul");
-      for (; i < lines.length && /^\s*([-*+]|\d+[.)])\s+/.test(lines[i]); i += 1) {
-        list.appendChild(inline(el("li"), lines[i].replace(/^\s*([-*+]|\d+[.)])\s+/, "")));
+    } else if (LIST_ITEM.test(line)) {
+      const list = el(/^[ \t]*\d/.test(line) ? "ol" : "ul");
+      for (; i < lines.length && LIST_ITEM.test(lines[i]); i += 1) {
+        list.appendChild(inline(el("li"), lines[i].replace(LIST_ITEM, "")));
       }
       root.appendChild(list);
     } else if (!line.trim()) {
       i += 1;
-    } else {  // a paragraph: the lines up to a blank one, their breaks kept
-      const p = el("p");
-      for (let first = true; i < lines.length && lines[i].trim() && !/^(#{1,6}\s|\s*```|\s*\|)/.test(lines[i])
-           && !/^\s*([-*+]|\d+[.)])\s+/.test(lines[i]); i += 1, first = false) {
-        if (!first) p.appendChild(el("br"));
+    } else {  // a paragraph: this line (whatever it starts with) and those after it up to a blank line
+      const p = el("p");            // or a block, their breaks kept
+      inline(p, line);
+      for (i += 1; i < lines.length && lines[i].trim() && !startsBlock(lines[i]); i += 1) {
+        p.appendChild(el("br"));
         inline(p, lines[i]);
       }
       root.appendChild(p);
     }
   }
   return root;
+}
+
+function prettyJSON(text) {  // a text that is one JSON object or array, pretty-printed; null otherwise
+  const data = asJSON(text);
+  if (data === null) return null;
+  try { return JSON.stringify(data, null, 2); } catch (err) { return null; }  // nested too deep to print
 }
 
 function asJSON(text) {  // a text that is one JSON object or array, parsed; null otherwise
@@ -287,8 +313,8 @@ function textBlock(title, part) {  // JSON pretty-printed, Markdown rendered; a 
   toggle.type = "button";
   head.appendChild(toggle);
   box.appendChild(head);
-  const data = asJSON(part.text);
-  const shown = data !== null ? el("pre", JSON.stringify(data, null, 2), "json") : markdown(part.text);
+  const pretty = prettyJSON(part.text);
+  const shown = pretty !== null ? el("pre", pretty, "json") : markdown(part.text);
   const raw = el("pre", part.text, "raw");
   raw.hidden = true;
   toggle.addEventListener("click", () => {

@@ -7,7 +7,8 @@ default. Fault rules match a substring of the request
 body and play a sequence, one step per matching request (the last step repeats):
 `ok`, `429` (with Retry-After), `500`, `503`, `400`, `401`, `timeout` (no reply for `hang_s`),
 `close` (drop the connection), `malformed` (broken JSON), `length` (half the text, finish_reason
-"length"), `empty` (no content).
+"length"), `empty` (no content), `301`/`302`/`303`/`307`/`308` (a redirect to `location`).
+`usage` (a dict) replaces fields of every reply's usage counts (e.g. a hostile 10**30 tokens).
 
 Run it alone with `python -m physbench.runner.mock_server [--port P] [--config FILE]`; it prints
 `listening http://127.0.0.1:PORT/v1` and serves until stdin closes or it is killed.
@@ -48,6 +49,9 @@ class MockConfig:
     faults: list[FaultRule] = field(default_factory=list)
     record: bool = False  # keep every request body (tests read MockServer.bodies)
     replies: list[tuple[str, str]] = field(default_factory=list)  # (substring of the body, reply text)
+    usage: dict[str, Any] = field(default_factory=dict)  # fields that replace the reply's usage counts
+    location: str = ""  # where a redirect step points
+    error_message: str = ""  # the message of an error step's body (default "mock STATUS")
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "MockConfig":
@@ -55,7 +59,9 @@ class MockConfig:
         return cls(reply=d.get("reply", cls.reply), delay_s=float(d.get("delay_s", 0.0)),
                    retry_after=str(d.get("retry_after", "1")), hang_s=float(d.get("hang_s", 30.0)), faults=faults,
                    record=bool(d.get("record", False)),
-                   replies=[(str(r["match"]), str(r["reply"])) for r in d.get("replies", [])])
+                   replies=[(str(r["match"]), str(r["reply"])) for r in d.get("replies", [])],
+                   usage=dict(d.get("usage") or {}), location=str(d.get("location", "")),
+                   error_message=str(d.get("error_message", "")))
 
 
 def _reply_text(request: dict[str, Any], default: str) -> str:
@@ -100,7 +106,7 @@ def _scripted(request: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _completion_body(request: dict[str, Any], text: str | None, finish: str,
-                     tool_calls: list[Any] | None = None) -> bytes:
+                     tool_calls: list[Any] | None = None, usage: dict[str, Any] | None = None) -> bytes:
     prompt_chars = sum(len(str(m.get("content", ""))) for m in request.get("messages") or [])
     prompt_tokens, completion_tokens = prompt_chars // 4 + 1, len(text or "") // 4 + 1
     message: dict[str, Any] = {"role": "assistant", "content": text}
@@ -110,7 +116,7 @@ def _completion_body(request: dict[str, Any], text: str | None, finish: str,
         "id": "mock-1", "object": "chat.completion", "created": int(time.time()), "model": request.get("model", "mock"),
         "choices": [{"index": 0, "message": message, "finish_reason": finish}],
         "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                  "total_tokens": prompt_tokens + completion_tokens},
+                  "total_tokens": prompt_tokens + completion_tokens, **(usage or {})},
     }).encode()
 
 
@@ -229,8 +235,10 @@ class MockServer:
             conn.drop()
             return
         if step.isdigit():
-            headers = {"Retry-After": self.config.retry_after} if step == "429" else None
-            conn.respond(int(step), json.dumps({"error": {"message": f"mock {step}"}}).encode(), headers)
+            headers = ({"Retry-After": self.config.retry_after} if step == "429" else
+                       {"Location": self.config.location} if step.startswith("30") else None)
+            message = self.config.error_message or f"mock {step}"
+            conn.respond(int(step), json.dumps({"error": {"message": message}}).encode(), headers)
             return
         if step == "malformed":
             conn.respond(200, b'{"choices": [{"message": {"content": "\\\\boxed{1')
@@ -252,7 +260,7 @@ class MockServer:
         elif step == "empty":
             conn.respond(200, _completion_body(request, "", "stop"))  # an empty reply (null content is malformed)
         else:
-            conn.respond(200, _completion_body(request, text, "stop"))
+            conn.respond(200, _completion_body(request, text, "stop", usage=self.config.usage))
 
     async def _serve(self) -> None:
         self._loop = asyncio.get_running_loop()

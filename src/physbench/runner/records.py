@@ -12,6 +12,7 @@ from physbench.models.base import ModelError
 from physbench.models.chat_json import read_completion
 from physbench.models.pricing import Price
 from physbench.protocols.base import Answer
+from physbench.runner import storable
 
 GRADE_FIELDS = tuple(Grade.__dataclass_fields__)
 FETCHED = "fetched"
@@ -21,8 +22,9 @@ _GRADE_ENCODER = json.JSONEncoder(default=str)  # made once: json.dumps(default=
 
 
 def grade_json(grade: Grade) -> str:
-    """The grade as JSON (a flat field copy: dataclasses.asdict deep-copies and is slow here)."""
-    return _GRADE_ENCODER.encode({name: getattr(grade, name) for name in GRADE_FIELDS})
+    """The grade as JSON (a flat field copy: dataclasses.asdict deep-copies and is slow here); what
+    it quotes of the reply is made storable (runner/storable.py)."""
+    return storable.json_text({name: getattr(grade, name) for name in GRADE_FIELDS}, _GRADE_ENCODER)
 
 
 _COUNT_KEYS = frozenset({"prompt_tokens", "completion_tokens", "total_tokens"})
@@ -33,11 +35,11 @@ def usage_json(usage: Mapping[str, Any]) -> str:
     if usage.keys() <= _COUNT_KEYS:
         parts = []
         for key, value in usage.items():
-            if type(value) is not int:
-                return json.dumps(usage)
+            if type(value) is not int or not storable.INT64_MIN <= value <= storable.INT64_MAX:
+                return storable.json_text(usage)
             parts.append(f'"{key}": {value}')
         return f"{{{', '.join(parts)}}}"
-    return json.dumps(usage)
+    return storable.json_text(usage)
 
 
 def bug_text(exc: Exception) -> str:
@@ -133,17 +135,20 @@ class AttemptRecord:
                    tries, errors, turns, raw, answer, None, body, price)
 
     def row(self) -> tuple[Any, ...]:
-        """The `attempts` row (see runner/store.py); only graded or failed attempts are stored."""
+        """The `attempts` row (see runner/store.py); only graded or failed attempts are stored, each
+        value as it came where SQLite can hold it, else sanitised (runner/storable.py)."""
         if self.status not in ("done", "error"):
             raise ValueError(f"attempt of {self.item.id} is {self.status!r}, not graded")
         g = self.grade
         return (
             self.item.id, self.repeat, self.status, self.item.kind, item_group(self.item),
-            self.text, self.finish_reason, usage_json(self.usage), self.usage.get("prompt_tokens"),
-            self.usage.get("completion_tokens"), self.cost, self.latency, self.model_calls, self.tries,
-            json.dumps(self.errors) if self.errors else "[]", None if self.turns is None else json.dumps(self.turns),
-            None if not self.raw else json.dumps(self.raw, default=str),
-            None if self.answer is None else json.dumps(self.answer, default=str),
+            storable.text(self.text), storable.text(self.finish_reason), usage_json(self.usage),
+            storable.integer(self.usage.get("prompt_tokens")), storable.integer(self.usage.get("completion_tokens")),
+            storable.real(self.cost), self.latency, self.model_calls, self.tries,
+            storable.json_text(self.errors) if self.errors else "[]",
+            None if self.turns is None else storable.json_text(self.turns),
+            None if not self.raw else storable.json_text(self.raw),
+            None if self.answer is None else storable.json_text(self.answer),
             None if g is None else grade_json(g), None if g is None else g.outcome,
             None if g is None else float(g.score), None if g is None else int(bool(g.passed)),
             self.started_at, self.finished_at,

@@ -14,6 +14,7 @@ from physbench.core.items import Item
 from physbench.grading.types import FAILED, RENAMED_OUTCOMES, Grade
 from physbench.runner.manifest import Manifest
 from physbench.runner.records import item_group
+from physbench.runner.schema import guard
 
 STORE_NAME = "store.sqlite"
 
@@ -83,6 +84,11 @@ def _result(row: tuple[Any, ...], items: _Items) -> Result:
                   answer=None if answer is None else json.loads(answer))
 
 
+def _unreadable(run_dir: Path, exc: BaseException) -> UserError:
+    why = "a value nested too deeply" if isinstance(exc, RecursionError) else f"{type(exc).__name__}: {str(exc)[:200]}"
+    return UserError(f"cannot read the results in {str(run_dir)!r}: {why}")
+
+
 # the latest row of an (item, repeat) is an error and none of its rows was graded
 _FINAL_FAILURE = ("a.status = 'error' AND a.id = "
                   "(SELECT MAX(id) FROM attempts b WHERE b.item_id = a.item_id AND b.repeat = a.repeat) "
@@ -135,18 +141,24 @@ class RunReader:
         path = run_dir / STORE_NAME
         if not path.is_file():
             raise UserError(f"{str(run_dir)!r} is not a physbench run directory (no {STORE_NAME})")
+        self.conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
         try:
-            self.conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
             self.conn.execute("PRAGMA busy_timeout = 10000")
+            guard(self.conn, str(run_dir))  # before anything is read: no code in the store runs
             manifest = read_manifest(self.conn)
+            version = stored_version(self.conn)
         except sqlite3.DatabaseError as exc:
+            self.conn.close()
             raise UserError(f"cannot read the run store in {str(run_dir)!r}: {exc}") from None
+        except (UserError, ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+            self.conn.close()
+            raise exc if isinstance(exc, UserError) else _unreadable(run_dir, exc) from None
         if manifest is None:
             self.conn.close()
             raise UserError(f"the run store in {str(run_dir)!r} has no manifest")
         self.run_dir = run_dir
         self.manifest = manifest
-        self.schema_version = stored_version(self.conn) or 1
+        self.schema_version = version or 1
         if self.schema_version not in _ITEM_SOURCE:
             self.conn.close()
             raise UserError(f"the run store in {str(run_dir)!r} has schema {self.schema_version}, newer than this "
@@ -155,10 +167,18 @@ class RunReader:
         self._select = f"SELECT {item_column}, {_COLUMNS}, {_ANSWER[self.schema_version]} FROM {source}"
         self._items = _Items()
 
+    def _decoded(self, query: str) -> Iterator[Result]:
+        """The Results of `query`'s rows; a row whose JSON cannot be read (malformed, nested
+        thousands deep) is one UserError naming the run, not a traceback."""
+        for row in self.conn.execute(query):
+            try:
+                yield _result(row, self._items)
+            except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+                raise _unreadable(self.run_dir, exc) from None
+
     def results(self) -> Iterator[Result]:
         """Every graded attempt, in the order it was stored."""
-        for row in self.conn.execute(f"{self._select} WHERE a.status = 'done' ORDER BY a.id"):
-            yield _result(row, self._items)
+        yield from self._decoded(f"{self._select} WHERE a.status = 'done' ORDER BY a.id")
 
     def graded(self) -> Iterator[Graded]:
         """The summary's columns of every graded attempt, in the order stored: read from the columns
@@ -173,19 +193,21 @@ class RunReader:
                  "WHERE status = 'done' ORDER BY id")
         for kind, group, outcome, passed, usage, cost in self.conn.execute(query):
             outcome = RENAMED_OUTCOMES.get(outcome, outcome)  # a store written before an outcome's rename
-            yield Graded(kind, group, outcome, bool(passed), json.loads(usage), cost)
+            try:
+                counts = json.loads(usage)
+            except (ValueError, TypeError, RecursionError) as exc:
+                raise _unreadable(self.run_dir, exc) from None
+            yield Graded(kind, group, outcome, bool(passed), counts, cost)
 
     def failures(self) -> Iterator[Result]:
         """The last error of every attempt that never got graded (what a resume would redo)."""
-        for row in self.conn.execute(f"{self._select} WHERE {_FINAL_FAILURE} ORDER BY a.id"):
-            yield _result(row, self._items)
+        yield from self._decoded(f"{self._select} WHERE {_FINAL_FAILURE} ORDER BY a.id")
 
     def attempts(self) -> Iterator[Result]:
         """Every finished attempt, in the order stored: the graded ones, and each one that ended
         without a reply as a no-credit result whose grade has the outcome `failed` (`failed_grade`)."""
         query = f"{self._select} WHERE a.status = 'done' OR ({_FINAL_FAILURE}) ORDER BY a.id"
-        for row in self.conn.execute(query):
-            r = _result(row, self._items)
+        for r in self._decoded(query):
             yield r if r.status == "done" else replace(r, grade=failed_grade(r.errors))
 
     def count_done(self) -> int:

@@ -34,45 +34,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from physbench.core.errors import UserError
+from physbench.runner import storable
 from physbench.runner.manifest import Manifest
 from physbench.runner.records import AttemptRecord
 from physbench.runner.results import STORE_NAME, Result, RunReader, open_run, read_manifest, stored_version
+from physbench.runner.schema import SCHEMA, SCHEMA_VERSION, guard
 
 if TYPE_CHECKING:
     from physbench.core.items import Item
 
 __all__ = ["STORE_NAME", "Result", "RowWriter", "RunReader", "RunStore", "SCHEMA_VERSION", "open_run"]
 
-SCHEMA_VERSION = 2
 LOCK_WAIT_S = 10.0  # a killed run's grading process may still be committing its last rows
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS runs (
-    run_id TEXT PRIMARY KEY, suite TEXT NOT NULL, split TEXT NOT NULL, protocol TEXT NOT NULL,
-    model_spec TEXT NOT NULL, model_info_json TEXT NOT NULL, base_url TEXT, sampling_json TEXT NOT NULL,
-    repeats INTEGER NOT NULL, n_items INTEGER NOT NULL, item_set_hash TEXT NOT NULL,
-    package_version TEXT NOT NULL, git_revision TEXT, started_at TEXT NOT NULL, options_json TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS items (item_id TEXT PRIMARY KEY, item_json TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS attempts (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    item_id TEXT NOT NULL, repeat INTEGER NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('done', 'error')),
-    kind TEXT, item_group TEXT,
-    response_text TEXT, finish_reason TEXT, usage_json TEXT NOT NULL,
-    prompt_tokens INTEGER, completion_tokens INTEGER, cost REAL,
-    latency_s REAL, model_calls INTEGER NOT NULL, tries INTEGER NOT NULL, errors_json TEXT NOT NULL,
-    turns_json TEXT, raw_json TEXT, answer_json TEXT,
-    grade_json TEXT, outcome TEXT, score REAL, passed INTEGER,
-    started_at REAL NOT NULL, finished_at REAL NOT NULL
-);
-CREATE UNIQUE INDEX IF NOT EXISTS one_grade_per_attempt ON attempts (item_id, repeat) WHERE status = 'done';
-CREATE TABLE IF NOT EXISTS sessions (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, started_at REAL NOT NULL, finished_at REAL,
-    status TEXT NOT NULL, attempts_written INTEGER NOT NULL DEFAULT 0
-);
-"""
 
 _INSERT = """INSERT OR IGNORE INTO attempts (item_id, repeat, status, kind, item_group, response_text,
     finish_reason, usage_json, prompt_tokens, completion_tokens, cost, latency_s, model_calls, tries,
@@ -84,8 +57,15 @@ WAL_CHECKPOINT_PAGES = 128  # fold the log into the database every ~0.5 MB (SQLi
 
 
 def _connect(path: Path) -> sqlite3.Connection:
+    """A writing connection to the store at `path`, after `guard` (runner/schema.py) found nothing
+    in it that would run code; a UserError if it did."""
     conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
     conn.execute("PRAGMA busy_timeout = 10000")
+    try:
+        guard(conn, str(path.parent))
+    except BaseException:
+        conn.close()
+        raise
     conn.execute("PRAGMA synchronous = NORMAL")  # with WAL: durable when the process is killed
     # small checkpoints as the run goes, by whoever writes (the grading process by default), so
     # that closing the last connection at the end of a run has little log left to fold in
@@ -101,9 +81,20 @@ class RowWriter:
         self.written = 0
 
     def write(self, rows: Sequence[tuple[Any, ...]]) -> int:
+        """Insert a batch in one transaction; a batch SQLite refuses a value of (text it cannot
+        encode, an integer past 64 bits) is written again with every value made storable."""
         if not rows:
             return 0
         before = self.conn.total_changes
+        try:
+            self._insert(rows)
+        except (UnicodeEncodeError, OverflowError, sqlite3.InterfaceError):
+            self._insert([storable.row(r) for r in rows])
+        added = self.conn.total_changes - before
+        self.written += added
+        return added
+
+    def _insert(self, rows: Sequence[tuple[Any, ...]]) -> None:
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             self.conn.executemany(_INSERT, rows)
@@ -111,14 +102,12 @@ class RowWriter:
             self.conn.execute("ROLLBACK")
             raise
         self.conn.execute("COMMIT")
-        added = self.conn.total_changes - before
-        self.written += added
-        return added
 
     def write_items(self, items: Iterable["Item"]) -> int:
-        """Store each item's JSON once (items already stored are left as they are); how many were added."""
+        """Store each item's JSON once (items already stored are left as they are; a lone surrogate from
+        a problem set from elsewhere is stored as U+FFFD); how many were added."""
         stored = {i for (i,) in self.conn.execute("SELECT item_id FROM items")}
-        rows = [(item.id, item.to_json()) for item in items if item.id not in stored]
+        rows = [(item.id, storable.text(item.to_json())) for item in items if item.id not in stored]
         if rows:
             self.conn.execute("BEGIN IMMEDIATE")
             self.conn.executemany("INSERT OR IGNORE INTO items VALUES (?, ?)", rows)
@@ -161,7 +150,6 @@ class RunStore:
             version = stored_version(conn)
             if version is not None and version != SCHEMA_VERSION:
                 conn.close()
-                self._unlock()
                 raise UserError(f"the run store in {str(run_dir)!r} has schema {version} (this physbench writes "
                                 f"{SCHEMA_VERSION}): `physbench report` still reads it; to run again, use a new --run-dir")
             conn.executescript(SCHEMA)
@@ -172,6 +160,9 @@ class RunStore:
         except sqlite3.DatabaseError as exc:
             self._unlock()
             raise UserError(f"cannot use the run store in {str(run_dir)!r}: {exc}") from None
+        except UserError:
+            self._unlock()
+            raise
         self.writer: RowWriter | None = RowWriter(run_dir)
         self.session_id: int | None = None
         self._pending: list[AttemptRecord] = []

@@ -20,6 +20,7 @@ from typing import Any, Iterator, Sequence
 
 from physbench.core.caches import cached
 from physbench.core.errors import UserError
+from physbench.core.files import read_capped
 from physbench.core.hashing import params_hash
 from physbench.core.items import Item
 from physbench.suites.medphys.base import Generator, draw, params_to_dict
@@ -36,6 +37,7 @@ HALF_PER_CELL = 10  # the stratified half of the test split: its first 10 draws 
 SPLITS = ("dev", "test", "test-half", "targeted:GEN:LEVEL:MODE[:N[:START]]")
 PUBLIC_SEED_LIMIT = 10**9  # every public seed (dev, audits, baselines, targeted tests) lies below this
 KEY_BYTES = 32
+KEY_FILE_MAX_BYTES = 4096  # a key file is 32 bytes or 64 hex digits; /dev/zero is refused, not read for ever
 ITEM_SOURCES = ("core", "suites/medphys")  # the code that builds items: a change there rebuilds the item cache
 
 
@@ -43,10 +45,7 @@ def read_key(path: str | Path | None) -> bytes:
     """A 32-byte key from a file holding 32 raw bytes or 64 hex digits."""
     if path is None:
         raise UserError("the test split needs --key-file (a file with a 32-byte key, raw or as 64 hex digits)")
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise UserError(f"cannot read the key file: {exc.strerror or exc}") from None
+    raw = read_capped(path, "the key file", KEY_FILE_MAX_BYTES)  # its errors never name the file
     text = raw.strip()
     if len(text) == 2 * KEY_BYTES and all(c in b"0123456789abcdefABCDEF" for c in text):
         return bytes.fromhex(text.decode())

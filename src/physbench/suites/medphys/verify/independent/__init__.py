@@ -13,6 +13,7 @@ import importlib
 import re
 
 from physbench.suites.medphys.verify.independent.errors import PromptDefect
+from physbench.suites.medphys.verify.independent.parse_text import finite_answer
 
 __all__ = ["PromptDefect", "solve_prompt"]
 
@@ -29,4 +30,5 @@ def solve_prompt(generator: str, level: int, prompt: str) -> tuple[float, str]:
         if exc.name != f"{__name__}.{generator}":
             raise
         raise ValueError(f"no independent solver for generator {generator!r}") from None
-    return module.solve(level, prompt)
+    # arithmetic with no finite answer (an overflow, a log of a negative number) is the prompt's defect
+    return finite_answer(lambda text: module.solve(level, text), prompt)  # type: ignore[no-any-return]

@@ -41,9 +41,7 @@ def decay_constant_per_h(items: list[Bullet], nuclide: str) -> float:
 
 
 def _only_half_life(items: list[Bullet]) -> str:
-    _, bullet = one(items, rf"Half-life of {_NUCLIDE}", "the half-life")
-    match = re.fullmatch(rf"Half-life of {_NUCLIDE}", bullet.label)
-    assert match is not None
+    match, _ = one(items, rf"Half-life of {_NUCLIDE}", "the half-life")  # read as matched (case-insensitive)
     return match.group("nuclide")
 
 

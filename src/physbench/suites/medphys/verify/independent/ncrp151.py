@@ -55,6 +55,8 @@ def patient_scatter_transmission(goal: float, d_sca_m: float, d_sec_m: float, fr
 
 def tvl_count(transmission: float) -> float:
     """Number of tenth-value layers n = log10(1/B) (NCRP 151 Eq. 2.2)."""
+    if not transmission > 0.0:
+        raise PromptDefect(f"the printed inputs give a transmission of {transmission:g}, not a positive number")
     return math.log10(1.0 / transmission)
 
 

@@ -95,9 +95,14 @@ def table_after(text: str, header: str, what: str) -> list[list[str]]:
         cells = [c.strip() for c in line.strip("|").split("|")]
         if all(re.fullmatch(r":?-+:?", c) for c in cells):
             continue
+        if rows and len(cells) != len(rows[0]):
+            raise PromptDefect(f"the rows of the table of {what} have different numbers of cells")
         rows.append(cells)
     if not rows:
         raise PromptDefect(f"the table of {what} has no rows")
+    width = len(lines[starts[0]].strip().strip("|").split("|"))
+    if len(rows[0]) != width:
+        raise PromptDefect(f"the rows of the table of {what} do not have the {width} cells of its header")
     return rows
 
 

@@ -170,6 +170,8 @@ def _source_table(prompt: str) -> SourceTable:
         raise PromptDefect(f"expected one table of r (cm), g_P(r), φ_an(r); found {len(candidates)}")
     rows = []
     for cells in candidates[0]:
+        if len(cells) != 3:
+            raise PromptDefect(f"the table row {cells!r} does not have the three columns of its header")
         values = [numbers(c) for c in cells]
         if any(len(v) != 1 for v in values):
             raise PromptDefect(f"cannot read the table row {cells!r}")
