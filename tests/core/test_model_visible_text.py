@@ -255,8 +255,15 @@ def _shown_secrets(item: Item, calls: list[Shown]) -> set[tuple[str, str]]:
         for label, values in hidden.items():
             if label != "any" and label in asked and label != step:
                 continue  # an earlier step's answer, carried over by design
-            found |= {(call.label or "call", v) for v in values if v and v in text}
+            found |= {(call.label or "call", v) for v in values if v and _shows(v, text)}
     return found
+
+
+def _shows(secret: str, text: str) -> bool:
+    """Whether `text` shows `secret`; a number only as a whole number (283.6 is not shown by 283.67302)."""
+    if re.fullmatch(r"[-+]?[0-9][0-9.eE+-]*", secret):
+        return re.search(rf"(?<![0-9.]){re.escape(secret)}(?![0-9])", text) is not None
+    return secret in text
 
 
 def boilerplate(values: set[str], texts: Sequence[str]) -> frozenset[str]:

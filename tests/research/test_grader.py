@@ -94,7 +94,7 @@ def test_hostile_replies_end_in_outcomes(ex):
     replies = ["I cannot write code.", fenced("p").replace("import sympy as sp", "import os"),
                "```python\ndef answer(p):\n    while True:\n        pass\n```",
                fenced("'a string'"), fenced("1/0"), "```python\ndef answer(p):\n    return p.__class__\n```"]
-    assert outcomes(ex, s, replies) == ["no_code", "rejected", "timeout", "bad_kind", "raised", "rejected"]
+    assert outcomes(ex, s, replies) == ["no_code", "rejected", "line_limit", "bad_kind", "raised", "rejected"]
 
 
 def test_unfenced_code_with_prose_around_is_extracted():

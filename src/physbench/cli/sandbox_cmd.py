@@ -83,8 +83,9 @@ def _parse_args(text: str | None) -> tuple:
 @sandbox_app.command("run")
 def run_cmd(
     file: str = typer.Argument(..., help="Python source file ('-' for standard input)."),
-    policy: str = typer.Option("strict", "--policy", help="strict (math, datetime, time, calendar) or "
-                                                          "scientific (adds numpy, scipy, sympy)."),
+    policy: str = typer.Option("strict", "--policy", help="strict (math, datetime, time, calendar), "
+                                                          "scientific (adds numpy, scipy, sympy) or symbolic "
+                                                          "(adds sympy and cmath only; starts faster)."),
     call: str = typer.Option("solve", "--call", help="Function to call after the module runs."),
     args: str = typer.Option(None, "--args", help="JSON list of arguments for the call."),
     no_call: bool = typer.Option(False, "--no-call", help="Only run the module; call nothing."),
@@ -95,7 +96,7 @@ def run_cmd(
     from physbench.executor import POLICIES, ExecutorError
 
     if policy not in POLICIES:
-        raise UserError(f"unknown policy {policy!r}; choose strict or scientific")
+        raise UserError(f"unknown policy {policy!r}; choose {', '.join(POLICIES)}")
     if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", call):
         raise UserError(f"--call {call!r} must be a plain identifier not starting with '_'")
     source = _read_source(file)
@@ -122,7 +123,7 @@ def run_cmd(
 
 @sandbox_app.command("layers")
 def layers_cmd(
-    policy: str = typer.Option("strict", "--policy", help="strict or scientific."),
+    policy: str = typer.Option("strict", "--policy", help="strict, scientific or symbolic."),
     json_out: bool = typer.Option(False, "--json", help="Print the layers as one JSON object."),
 ) -> None:
     """Show which isolation layers are active on this host (each kernel layer is probed); exit 0
@@ -131,7 +132,7 @@ def layers_cmd(
     from physbench.executor.layers import REQUIRED
 
     if policy not in POLICIES:
-        raise UserError(f"unknown policy {policy!r}; choose strict or scientific")
+        raise UserError(f"unknown policy {policy!r}; choose {', '.join(POLICIES)}")
     with _executor(policy, True) as ex:
         layers = ex.layers
     for name in REQUIRED[policy]:

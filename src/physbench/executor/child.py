@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, NoReturn
 
-from physbench.executor import audit, instrument, landlock, namespaces, seccomp, values, wire
+from physbench.executor import audit, guards, instrument, landlock, namespaces, seccomp, values, wire
 from physbench.executor.policy import SAFE_BUILTINS
 from physbench.executor.static import check_tree
 
@@ -45,6 +45,8 @@ class ChildContext:
     shared_net: bool = False  # the warm parent already sits in empty network/IPC/UTS namespaces
     libc: Any = None
     builtins: dict[str, Any] = field(default_factory=dict)
+    judges: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    read_only: frozenset[int] = frozenset()  # ids of what the proxies hand out (see guards.py)
 
 
 def safe_builtins(importer: Callable[..., ModuleType]) -> dict[str, Any]:
@@ -52,6 +54,7 @@ def safe_builtins(importer: Callable[..., ModuleType]) -> dict[str, Any]:
     import builtins
 
     table = {name: getattr(builtins, name) for name in SAFE_BUILTINS}
+    table["bytes"] = guards.buffer_reader(builtins.bytes)
     table["__import__"] = importer
     return table
 
@@ -62,6 +65,8 @@ def checked_kwargs(mapping: Any) -> dict[str, Any]:
     for key in out:
         if type(key) is not str or key.startswith("_"):
             raise TypeError(f"keyword argument {key!r} is not allowed (names starting with '_' are refused)")
+        if key in guards.DENIED_KEYWORDS:
+            raise TypeError(f"keyword argument {key!r} is not allowed in the sandbox")
     return out
 
 
@@ -89,13 +94,15 @@ class _Reporter:
 
 
 class _Output:
-    """sys.stdout/sys.stderr stand-in: keeps printed text up to the cap, then stops the run."""
+    """sys.stdout/sys.stderr stand-in: keeps printed text up to the cap, then stops the run, or
+    with `truncate` drops the rest and lets the program go on (its value is then unaffected)."""
 
-    def __init__(self, cap: int, reporter: _Reporter) -> None:
+    def __init__(self, cap: int, reporter: _Reporter, truncate: bool = False) -> None:
         self.cap = cap
         self.parts: list[str] = []
         self.size = 0
         self.reporter = reporter
+        self.truncate = truncate
 
     def write(self, text: str) -> int:
         text = str(text)
@@ -104,6 +111,10 @@ class _Output:
             keep = self.cap - (self.size - len(text))
             if keep > 0:
                 self.parts.append(text[:keep])
+                if self.truncate:
+                    self.parts.append(f"\n[printed output past {self.cap} characters dropped]\n")
+            if self.truncate:
+                return len(text)
             self.reporter.finish("output_limit", f"printed output passed the cap of {self.cap} characters")
         self.parts.append(text)
         return len(text)
@@ -120,6 +131,7 @@ def serve(ctx: ChildContext, request_fd: int, reply_fd: int) -> NoReturn:
     reporter = _Reporter(reply_fd)
     setup_error = None
     try:
+        guards.fresh_random_state()  # every program its own random streams, not the parent's
         _lock_down_process(ctx, request_fd, reply_fd)
         if ctx.namespaces is not None:  # before Landlock, which forbids mounting
             ctx.namespaces.enter()
@@ -137,19 +149,26 @@ def serve(ctx: ChildContext, request_fd: int, reply_fd: int) -> NoReturn:
     if setup_error:
         reporter.finish("raised", setup_error)
     limits = request["limits"]  # address space and CPU caps were set by the parent (prlimit)
-    try:
-        code = _compile(request["source"], ctx.policy, limits)
-    except _Rejected as exc:
-        reporter.finish("rejected", str(exc))
-    except MemoryError:
-        reporter.finish("memory", "out of memory while compiling the program")
+    judge = request.get("judge")
+    code = None
+    if judge is None:
+        try:
+            code = _compile(request["source"], ctx.policy, limits)
+        except _Rejected as exc:
+            reporter.finish("rejected", str(exc))
+        except MemoryError:
+            reporter.finish("memory", "out of memory while compiling the program")
+    elif judge not in ctx.judges:
+        reporter.finish("rejected", f"no trusted judge named {str(judge)[:40]!r}")
     try:
         audit.install()  # after our one compile: from here on nothing compiles source
     except BaseException as exc:
         reporter.finish("raised", f"sandbox setup failed: {type(exc).__name__}: {exc}")
-    output = _Output(limits["max_output_chars"], reporter)
+    output = _Output(limits["max_output_chars"], reporter, bool(limits.get("truncate_output")))
     reporter.output = output
     sys.stdout = sys.stderr = output  # type: ignore[assignment]
+    if judge is not None:
+        _run_judge(ctx.judges[judge], request, limits, reporter)
     _execute(code, _namespace(ctx, limits, reporter), request, limits, reporter)
 
 
@@ -232,9 +251,14 @@ def _namespace(ctx: ChildContext, limits: dict[str, Any], reporter: _Reporter) -
         line()
         return v
 
+    def refuse(why: str) -> NoReturn:
+        reporter.finish("rejected", why)
+
     table = dict(ctx.builtins)
     table.update({instrument.LINE: line, instrument.STEP: step, instrument.VALUE: value,
-                  instrument.KWARGS: checked_kwargs})
+                  instrument.KWARGS: checked_kwargs,
+                  instrument.STORE: guards.attribute_store(ctx.read_only, refuse),
+                  instrument.RAW: guards.raw_memory_read})
     return {"__builtins__": table, "__name__": "program"}
 
 
@@ -249,7 +273,7 @@ def _execute(code: Any, namespace: dict[str, Any], request: dict[str, Any], limi
             target = namespace.get(call)
             if not callable(target):
                 reporter.finish("raised", f"the program defines no function named {call!r}")
-            result = target(*values.decode_tree(request["args"]))
+            result = target(*values.decode_args(request["args"]))
     except MemoryError:
         reporter.finish("memory", f"the program ran out of memory ({limits['memory_mb']} MB cap)")
     except BaseException as exc:
@@ -262,6 +286,21 @@ def _execute(code: Any, namespace: dict[str, Any], request: dict[str, Any], limi
         reporter.finish("memory", "out of memory while converting the returned value")
     except BaseException as exc:
         reporter.finish("bad_return", f"returned value cannot be converted: {describe_exception(exc, 0)}")
+    reporter.finish("ok", None, text)
+
+
+def _run_judge(judge: Callable[..., Any], request: dict[str, Any], limits: dict[str, Any],
+               reporter: _Reporter) -> NoReturn:
+    """A trusted comparison in a process where no program ran: its arguments are inert data."""
+    try:
+        result = judge(*values.decode_tree(request["args"]))
+        text = values.encode(result, int(limits["max_value_chars"]))
+    except MemoryError:
+        reporter.finish("memory", f"the judge ran out of memory ({limits['memory_mb']} MB cap)")
+    except values.BadValue as exc:
+        reporter.finish("bad_return", str(exc))
+    except BaseException as exc:
+        reporter.finish("raised", describe_exception(exc, 0))
     reporter.finish("ok", None, text)
 
 

@@ -25,14 +25,14 @@ GUARDED: list[str] = []  # "module.Class.method" of every guard installed (read 
 _CODE: dict[str, Any] = {}
 
 
-def install_scientific() -> None:
-    """Install every guard (idempotent enough for one warm parent)."""
+def install_scientific(with_scipy: bool = True) -> None:
+    """Install every guard (idempotent enough for one warm parent); `symbolic` has no scipy."""
     from physbench.executor import lambdify, safe_sympify
     from physbench.executor.policy import SCIENTIFIC_DENIED
 
     safe_sympify.install(SCIENTIFIC_DENIED["sympy"])
     _restrict_function_factory()
-    _install_code_cache()
+    _install_code_cache(with_scipy)
     lambdify.install()
     guard_dynamic_attributes()
 
@@ -115,20 +115,23 @@ def cached_exec(source: Any, globals: Any = None, locals: Any = None) -> None:
     builtins.exec(code, globals, locals)
 
 
-def _install_code_cache() -> None:
-    import scipy.stats
-    from scipy.stats import _distn_infrastructure
+def _install_code_cache(with_scipy: bool = True) -> None:
     from sympy.polys import monomials
 
-    for module in (_distn_infrastructure, monomials):
-        module.exec = cached_exec  # type: ignore[attr-defined]
-    # fill the cache: every distribution's argument parser, monomial code for up to 12 generators
-    for value in vars(scipy.stats).values():
-        if isinstance(value, _distn_infrastructure.rv_generic):
-            try:
-                value.__class__(**value._updated_ctor_param())
-            except Exception:
-                pass
+    monomials.exec = cached_exec  # type: ignore[attr-defined]
+    if with_scipy:
+        import scipy.stats
+        from scipy.stats import _distn_infrastructure
+
+        _distn_infrastructure.exec = cached_exec  # type: ignore[attr-defined]
+        # fill the cache: every distribution's argument parser
+        for value in vars(scipy.stats).values():
+            if isinstance(value, _distn_infrastructure.rv_generic):
+                try:
+                    value.__class__(**value._updated_ctor_param())
+                except Exception:
+                    pass
+    # and monomial code for up to 12 generators
     for n in range(1, 13):
         ops = monomials.MonomialOps(n)
         for build in (ops.mul, ops.pow, ops.mulpow, ops.ldiv, ops.div, ops.lcm, ops.gcd):

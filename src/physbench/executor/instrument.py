@@ -3,7 +3,10 @@
 Before every statement (passing its line number), and on every comprehension step and lambda
 call, the program calls a counter that ends the run once the cap is passed. Every `f(**m)` is
 rewritten to `f(**__pb_kwargs(m))`, which refuses keys that are not strings or start with '_'
-(a written keyword such as `__dict__=` is already refused by the static check). The counter's name starts with an underscore,
+(a written keyword such as `__dict__=` is already refused by the static check). Every attribute
+target `x.a` (assignment, augmented assignment, deletion, loop or `with` target) becomes
+`__pb_store(x, "a").a`, and every read of a raw-memory attribute (guards.RAW_MEMORY_ATTRS)
+`__pb_raw(x, "a").a`. The counter's name starts with an underscore,
 which the static check forbids in programs, so a program can neither call, rebind nor disable it;
 library code runs uncounted and at full speed (unlike a global trace function).
 """
@@ -12,10 +15,14 @@ from __future__ import annotations
 
 import ast
 
+from physbench.executor.guards import RAW_MEMORY_ATTRS
+
 LINE = "__pb_line"    # statement counter: __pb_line()
 STEP = "__pb_step"    # comprehension filter that counts and returns True
 VALUE = "__pb_value"  # lambda body wrapper that counts and returns its argument
 KWARGS = "__pb_kwargs"  # f(**m): returns m as a dict after checking every key is a public name
+STORE = "__pb_store"  # x.a = v / del x.a: x passes __pb_store(x, "a"), which refuses read-only objects
+RAW = "__pb_raw"      # x.tobytes, x.view, ...: x passes __pb_raw(x, "tobytes") (guards.py)
 
 _BODY_FIELDS = ("body", "orelse", "finalbody")
 
@@ -57,6 +64,14 @@ class _Counter(ast.NodeTransformer):
         for kw in node.keywords:
             if kw.arg is None:
                 kw.value = _call(KWARGS, kw.value, kw.value)
+        return node
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.Attribute:
+        self.generic_visit(node)
+        if isinstance(node.ctx, (ast.Store, ast.Del)):
+            node.value = _call(STORE, node.value, node.value, ast.Constant(node.attr))
+        elif node.attr in RAW_MEMORY_ATTRS:
+            node.value = _call(RAW, node.value, node.value, ast.Constant(node.attr))
         return node
 
     def visit_Lambda(self, node: ast.Lambda) -> ast.Lambda:

@@ -6,6 +6,10 @@ lambdify inside `nsolve`, are replaced by this evaluator: numbers, symbols, +, *
 functions sympy's own printers translate (numpy, math, mpmath, scipy names), Piecewise,
 relations and boolean operators; any other function is evaluated by sympy itself, element by
 element. Results follow the module asked for (numpy by default, as in sympy).
+
+A function's name is only ever looked up in sympy's own translation tables, and the name found
+there only in the sandbox's proxy modules (`use_modules`): a user-defined `Function('fromfile')`
+or `Function('ndarray')` reaches nothing that `import numpy` would not give (issue 33).
 """
 
 from __future__ import annotations
@@ -13,6 +17,15 @@ from __future__ import annotations
 import math
 import operator
 from typing import Any, Callable, Sequence
+
+_PROXIES: dict[str, Any] = {}
+
+
+def use_modules(proxies: dict[str, Any]) -> None:
+    """Resolve translated names in these proxy modules ("numpy", "scipy.special", "math", ...)."""
+    _PROXIES.clear()
+    _PROXIES.update(proxies)
+
 
 _REL = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
         ">=": operator.ge}
@@ -50,11 +63,13 @@ def lambdify(args: Any, expr: Any, modules: Any = None, printer: Any = None, use
 
 
 def _kind(modules: Any) -> str:
+    import sys
+
     names = modules if isinstance(modules, (list, tuple)) else [modules]
     for name in names:
         if name in ("mpmath", "math", "sympy", "numpy", "scipy", "jax"):
             return "numpy" if name in ("scipy", "jax") else name
-    return "numpy"
+    return "numpy" if "numpy" in sys.modules else "mpmath"  # as sympy does without numpy
 
 
 def _bind(param: Any, value: Any, env: dict[Any, Any]) -> None:
@@ -68,25 +83,30 @@ def _bind(param: Any, value: Any, env: dict[Any, Any]) -> None:
 class _Walker:
     def __init__(self, kind: str) -> None:
         self.kind = kind
+        self.lookups: list[tuple[Any, dict[str, str]]] = []  # (module, sympy name -> attribute name)
         if kind == "numpy":
             import numpy
-            import scipy.special
-            from sympy.printing.numpy import _known_functions_numpy
+            from sympy.printing.numpy import _known_functions_numpy, _known_functions_scipy_special
             from sympy.utilities.lambdify import NUMPY_TRANSLATIONS, SCIPY_TRANSLATIONS
             self.mod: Any = numpy
-            self.table = {**{k: v.split(".")[-1] for k, v in _known_functions_numpy.items()},
-                          **NUMPY_TRANSLATIONS}
-            self.extra = (scipy.special, {k: v for k, v in SCIPY_TRANSLATIONS.items()})
+            table = {**{k: v.split(".")[-1] for k, v in _known_functions_numpy.items()}, **NUMPY_TRANSLATIONS}
+            special = {**{k: v for k, v in _known_functions_scipy_special.items() if "." not in v},
+                       **SCIPY_TRANSLATIONS}
+            self.lookups = [(_module("numpy", numpy), table), (_module("scipy.special", None), special)]
         elif kind == "mpmath":
             import mpmath
+            from sympy.printing.pycode import _known_functions_mpmath
             from sympy.utilities.lambdify import MPMATH_TRANSLATIONS
-            self.mod, self.table, self.extra = mpmath, dict(MPMATH_TRANSLATIONS), None
+            self.mod = mpmath
+            self.lookups = [(mpmath, {**{k: v.split(".")[-1] for k, v in _known_functions_mpmath.items()},
+                                      **MPMATH_TRANSLATIONS})]
         elif kind == "math":
             from sympy.printing.pycode import _known_functions_math
             from sympy.utilities.lambdify import MATH_TRANSLATIONS
-            self.mod, self.table, self.extra = math, {**_known_functions_math, **MATH_TRANSLATIONS}, None
+            self.mod = math
+            self.lookups = [(_module("math", math), {**_known_functions_math, **MATH_TRANSLATIONS})]
         else:
-            self.mod, self.table, self.extra = None, {}, None
+            self.mod = None
 
     def result(self, expr: Any, env: dict[Any, Any]) -> Any:
         import sympy
@@ -149,15 +169,19 @@ class _Walker:
         raise TypeError(f"lambdify cannot evaluate {type(e).__name__}")
 
     def call(self, name: str, args: Sequence[Any], e: Any) -> Any:
-        target = self.table.get(name, name)
-        for module in (self.mod, self.extra[0] if self.extra else None):
-            if module is None:
+        """A function of the expression by its sympy class name: through the translation tables
+        into the proxy modules, else sympy's own numeric evaluation (never a free name lookup)."""
+        import sympy
+
+        if isinstance(e, sympy.core.function.AppliedUndef):
+            raise NameError(f"function {name!r} has no numeric implementation")
+        for module, table in self.lookups:
+            target = table.get(name)
+            if module is None or not isinstance(target, str) or target.startswith("_") or "." in target:
                 continue
-            lookup = target if module is self.mod else (self.extra[1].get(name, name) if self.extra else name)
-            for candidate in (lookup, lookup.lower()):
-                func = getattr(module, candidate, None)
-                if callable(func) and not candidate.startswith("_"):
-                    return func(*args)
+            func = vars(module).get(target)
+            if callable(func) and not isinstance(func, type):
+                return func(*args)
         return self.by_sympy(type(e), args)
 
     def by_sympy(self, func: Any, args: Sequence[Any]) -> Any:
@@ -179,6 +203,11 @@ class _Walker:
             if bool(c):
                 return v
         return math.nan
+
+
+def _module(name: str, fallback: Any) -> Any:
+    """The sandbox's proxy for `name` (set by use_modules), else `fallback` outside the sandbox."""
+    return _PROXIES.get(name, fallback)
 
 
 def _fold(fn: Callable[[Any, Any], Any], values: list[Any]) -> Any:

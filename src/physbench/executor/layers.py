@@ -25,7 +25,8 @@ from physbench.executor import landlock, namespaces, seccomp
 KERNEL_LAYERS = ("namespaces", "pid_namespace", "seccomp", "landlock")
 # the layers a policy relies on: without them a Python-level escape would reach the host
 REQUIRED = {"strict": ("namespaces", "seccomp", "landlock"),
-            "scientific": ("namespaces", "seccomp", "landlock")}
+            "scientific": ("namespaces", "seccomp", "landlock"),
+            "symbolic": ("namespaces", "seccomp", "landlock")}
 EXPECTED_BLOCKS = {
     "namespaces": ("write_file", "socket", "read_proc"),
     "pid_namespace": (),
@@ -35,29 +36,61 @@ EXPECTED_BLOCKS = {
 _BLOCKED_ERRNOS = {errno.EPERM, errno.EACCES, errno.EROFS, errno.ENETUNREACH, errno.EHOSTUNREACH,
                    errno.EAFNOSUPPORT, errno.ESRCH, errno.ENOENT}
 _SCIENTIFIC_PACKAGES = ("numpy", "scipy", "sympy", "mpmath")
+_LIBRARY_DIRS = ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib")
+_DATA_FILES = ("/etc/ld.so.cache", "/usr/share/zoneinfo", "/etc/localtime")
 
 
 def read_roots(policy: str = "scientific") -> list[str]:
-    """What a program's process may read: the standard library, the policy's packages, shared
-    libraries and time zones. Not the virtual environment as a whole, not the project tree."""
-    paths = sysconfig.get_paths()
-    roots = {os.path.realpath(paths[k]) for k in ("stdlib", "platstdlib") if k in paths}
-    roots |= {os.path.realpath(p) for p in sys.path if p.endswith("lib-dynload") and os.path.isdir(p)}
-    if policy == "scientific":
-        for name in _SCIENTIFIC_PACKAGES:
-            module = sys.modules.get(name)
-            if module is None or not getattr(module, "__file__", None):
+    """What a program's process may read: the standard library without its site-packages, the
+    policy's packages (numpy, scipy, sympy, mpmath and their vendored libraries), the system's
+    shared-library folders and time zones. Not a site-packages folder as a whole, not another
+    Python's packages, not the project tree (issue 33: inside a virtual environment `platstdlib`
+    is the venv's lib folder, which holds all of site-packages)."""
+    roots: set[str] = set()
+    for stdlib in _stdlib_dirs():
+        for entry in os.scandir(stdlib):
+            if entry.name not in ("site-packages", "dist-packages"):
+                roots.add(os.path.realpath(entry.path))
+    if policy in ("scientific", "symbolic"):
+        for name in (_SCIENTIFIC_PACKAGES if policy == "scientific" else ("sympy", "mpmath")):
+            pkg = package_dir(name)
+            if pkg is None:
                 continue
-            pkg = os.path.dirname(os.path.realpath(module.__file__))
             roots.add(pkg)
             libs = pkg + ".libs"  # vendored shared libraries of manylinux wheels
             if os.path.isdir(libs):
                 roots.add(libs)
-    for extra in ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib", "/etc/ld.so.cache",
-                  "/usr/share/zoneinfo", "/etc/localtime"):
-        if os.path.exists(extra):
-            roots.add(os.path.realpath(extra))
+    for folder in _LIBRARY_DIRS:
+        if os.path.isdir(folder):
+            roots.update(os.path.realpath(e.path) for e in os.scandir(folder) if _shared_library(e.name))
+    roots.update(os.path.realpath(p) for p in _DATA_FILES if os.path.exists(p))
     return sorted(roots)
+
+
+def _stdlib_dirs() -> set[str]:
+    """The base interpreter's standard library folders (never a venv's lib folder)."""
+    base = {"base": sys.base_prefix, "platbase": sys.base_exec_prefix, "installed_base": sys.base_prefix,
+            "installed_platbase": sys.base_exec_prefix}
+    paths = sysconfig.get_paths(vars=base)
+    return {os.path.realpath(paths[k]) for k in ("stdlib", "platstdlib") if os.path.isdir(paths.get(k, ""))}
+
+
+def package_dir(name: str) -> str | None:
+    """The folder of an installed top-level package, found without importing it."""
+    from importlib.util import find_spec
+
+    module = sys.modules.get(name)
+    try:
+        spec = find_spec(name) if module is None else getattr(module, "__spec__", None)
+    except (ImportError, ValueError):
+        return None
+    locations = list(getattr(spec, "submodule_search_locations", None) or ())
+    return os.path.realpath(locations[0]) if locations else None
+
+
+def _shared_library(name: str) -> bool:
+    """Multiarch library folders, shared objects and the dynamic loader; not python*/node folders."""
+    return "-linux-" in name or ".so" in name or name.startswith("ld-")
 
 
 def detect(ctx: Any, disabled: set[str], policy: str = "strict") -> dict[str, Any]:

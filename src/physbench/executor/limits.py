@@ -10,7 +10,7 @@ import math
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
-POLICIES = ("strict", "scientific")
+POLICIES = ("strict", "scientific", "symbolic")
 
 STATUSES = ("ok", "rejected", "raised", "timeout", "memory", "line_limit", "output_limit", "bad_return")
 
@@ -21,6 +21,7 @@ _DEFAULTS: dict[str, dict[str, float]] = {
     "scientific": dict(wall_s=30.0, cpu_s=30.0, memory_mb=256, max_lines=100_000, max_output_chars=65_536,
                        max_value_chars=1_000_000, max_source_chars=16_000),
 }
+_DEFAULTS["symbolic"] = dict(_DEFAULTS["scientific"])
 
 # what a caller may ask for at most: keeps a typo from becoming an hour-long or 1 TB run
 _CEILINGS = dict(wall_s=600.0, cpu_s=600.0, memory_mb=65_536, max_lines=10**9, max_output_chars=10**8,
@@ -43,14 +44,22 @@ class Limits:
     max_output_chars: int | None = None
     max_value_chars: int | None = None
     max_source_chars: int | None = None
+    # past max_output_chars: False stops the run (status output_limit), True drops the rest of
+    # the printed text and lets the program finish (a grader whose verdict is the returned value)
+    truncate_output: bool | None = None
 
     def resolve(self, policy: str) -> "Limits":
         """Fill every None from the policy's defaults and check each value is sane."""
         if policy not in _DEFAULTS:
             raise ValueError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
-        out = {}
+        out: dict[str, Any] = {}
         for f in fields(self):
             value = getattr(self, f.name)
+            if f.name == "truncate_output":
+                if value is not None and not isinstance(value, bool):
+                    raise ValueError(f"limit truncate_output must be true or false, got {value!r}")
+                out[f.name] = bool(value)
+                continue
             if value is None:
                 value = _DEFAULTS[policy][f.name]
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
@@ -82,7 +91,7 @@ class ExecResult:
         return self.status == "ok"
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON: tuples become lists, complex numbers {"real", "imag"}, keys strings."""
+        """Plain JSON: tuples become lists, sets {"set": [...]}, complex numbers {"real", "imag"}, keys strings."""
         return {"status": self.status, "value": _plain(self.value), "error": self.error,
                 "wall_s": round(self.wall_s, 6), "cpu_s": round(self.cpu_s, 6),
                 "max_rss_mb": round(self.max_rss_mb, 3), "output": self.output}
@@ -91,6 +100,9 @@ class ExecResult:
 def _plain(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
+    if isinstance(value, (set, frozenset)):  # tagged: a set has no order a reader may take as one
+        items = [_plain(v) for v in value]
+        return {"set": sorted(items, key=lambda v: (type(v).__name__, repr(v)))}
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, complex):

@@ -16,15 +16,23 @@ SCIENTIFIC_SUBMODULES = {
     "sympy": (),
     "cmath": (),
 }
+# `symbolic`: the scientific policy's sympy and cmath without numpy and scipy, for programs whose
+# template imports nothing else (most CritPt answers); its warm parent starts in about the time
+# `import sympy` takes
+SYMBOLIC_SUBMODULES = {"sympy": (), "cmath": ()}
+
+
+def library_modules(policy: str) -> dict[str, tuple[str, ...]]:
+    """The non-standard modules a policy offers, each with its importable submodules."""
+    return {"scientific": SCIENTIFIC_SUBMODULES, "symbolic": SYMBOLIC_SUBMODULES}.get(policy, {})
 
 
 def allowed_modules(policy: str) -> frozenset[str]:
     """Every module name a program under `policy` may import, submodules as dotted names."""
     names = set(STRICT_MODULES)
-    if policy == "scientific":
-        for top, subs in SCIENTIFIC_SUBMODULES.items():
-            names.add(top)
-            names.update(f"{top}.{s}" for s in subs)
+    for top, subs in library_modules(policy).items():
+        names.add(top)
+        names.update(f"{top}.{s}" for s in subs)
     return frozenset(names)
 
 
@@ -61,8 +69,11 @@ DENIED_ATTRS = frozenset({
     "loadtxt", "genfromtxt", "fromfile", "fromregex", "memmap", "DataSource", "ctypes", "ctypeslib", "cffi",
     "parse_expr", "preview", "init_printing", "init_session", "var",
     "sys", "os", "modules", "builtins", "environ", "getenv", "putenv", "system", "popen", "subprocess",
-    "importlib", "open", "mro",
+    "importlib", "mro",
 })
+# not denied as an attribute: `open` (sympy's `Interval.open` builds an open interval, CritPt's
+# templates use it; the builtin stays unavailable, no file opener is offered by any proxy, and
+# Landlock with the audit hook limits what any library could open)
 
 # scientific modules: every public attribute is offered except modules not listed above and
 # these names (file I/O, code generation, string parsing, pagers, plotting, config printing)

@@ -174,8 +174,33 @@ class Executor:
             wire_args = values.encode_args(args)
         except values.BadValue as exc:
             raise ValueError(f"args cannot be sent to the sandbox: {exc}") from None
-        payload = json.dumps({"source": source, "call": call, "args": wire_args},
-                             separators=(",", ":")).encode()
+        return self._send({"source": source, "call": call, "args": wire_args}, lim)
+
+    def judge(self, name: str, args: Sequence[Any] = (), limits: Limits | None = None) -> ExecResult:
+        """Call the trusted judge `name` (judges.JUDGES) with inert `args`, in a freshly forked
+        process where no program ran, under the same limits and layers as a program."""
+        if self._closed:
+            raise ExecutorError("this Executor is closed")
+        lim = self.limits if limits is None else _overlay(self.limits, limits).resolve(self.policy)
+        try:
+            wire_args = values.encode_args(args)
+        except values.BadValue as exc:
+            raise ValueError(f"args cannot be sent to the judge: {exc}") from None
+        return self._send({"judge": name, "args": wire_args}, lim)
+
+    def judge_map(self, name: str, arg_lists: Iterable[Sequence[Any]], limits: Limits | None = None) -> list[ExecResult]:
+        """`judge` for each argument list, across the workers; results in input order."""
+        def one(args: Sequence[Any]) -> ExecResult:
+            try:
+                return self.judge(name, args, limits)
+            except (ExecutorError, OSError) as exc:
+                return ExecResult("raised", error=f"sandbox: {exc}")
+
+        with ThreadPoolExecutor(max_workers=max(1, len(self._all))) as threads:
+            return list(threads.map(one, list(arg_lists)))
+
+    def _send(self, request: dict[str, Any], lim: Limits) -> ExecResult:
+        payload = json.dumps(request, separators=(",", ":")).encode()
         control = {"limits": lim.to_dict()}
         for attempt in (1, 2):
             worker = self._take()
@@ -311,14 +336,15 @@ _DEFAULT: dict[str, Executor] = {}
 _DEFAULT_LOCK = threading.Lock()
 
 
-def default_executor(policy: str = "strict") -> Executor:
-    """The shared pool for `policy`, started on first use and closed at interpreter exit."""
+def default_executor(policy: str = "strict", workers: int = 2) -> Executor:
+    """The shared pool for `policy`, started on first use with `workers` warm sandboxes (later
+    callers share it as it is) and closed at interpreter exit."""
     with _DEFAULT_LOCK:
         ex = _DEFAULT.get(policy)
         if ex is None:
             if policy not in POLICIES:
                 raise ValueError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
-            ex = _DEFAULT[policy] = Executor(policy, workers=2)
+            ex = _DEFAULT[policy] = Executor(policy, workers=workers)
         return ex
 
 

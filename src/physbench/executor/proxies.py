@@ -13,7 +13,7 @@ import importlib
 import types
 from typing import Any, Callable
 
-from physbench.executor.policy import SCIENTIFIC_DENIED, SCIENTIFIC_SUBMODULES, STRICT_MODULES
+from physbench.executor.policy import SCIENTIFIC_DENIED, STRICT_MODULES, library_modules
 
 # explicit allow-lists for the standard modules (names absent from this Python are skipped)
 _STRICT_ATTRS: dict[str, tuple[str, ...] | None] = {
@@ -39,8 +39,8 @@ def build_proxies(policy: str) -> dict[str, types.ModuleType]:
     for name in STRICT_MODULES:
         real = importlib.import_module(name)
         proxies[name] = _proxy(name, real, _listed(_STRICT_ATTRS[name]))
-    if policy == "scientific":
-        for top, subs in SCIENTIFIC_SUBMODULES.items():
+    if library_modules(policy):
+        for top, subs in library_modules(policy).items():
             real_top = importlib.import_module(top)
             denied = SCIENTIFIC_DENIED[top]
             sub_proxies = {}
@@ -115,11 +115,30 @@ class _GuardedType(type):
         return getattr(cls._real, name)  # type: ignore[attr-defined]
 
     def __call__(cls, *args: Any, **kwargs: Any) -> Any:
-        array = cls._real(*args, **kwargs)  # type: ignore[attr-defined]
         buffer = kwargs.get("buffer", kwargs.get("buf", args[2] if len(args) > 2 else None))
+        if _holds_objects(buffer):
+            raise TypeError("sandbox: an array cannot be built over the memory of an array of Python objects")
+        array = cls._real(*args, **kwargs)  # type: ignore[attr-defined]
         if buffer is not None and array.dtype.hasobject:
             raise TypeError("sandbox: an array of Python objects cannot be built over a buffer")
         return array
+
+
+def _holds_objects(value: Any) -> bool:
+    """Whether `value` is a numpy array or scalar whose memory holds object pointers."""
+    import sys
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(value, (np.ndarray, np.generic)) and value.dtype.hasobject
+
+
+def _guarded_frombuffer(real: Callable[..., Any]) -> Callable[..., Any]:
+    """numpy.frombuffer that refuses an object array as its source (its bytes are addresses)."""
+    def frombuffer(buffer: Any, *args: Any, **kwargs: Any) -> Any:
+        if _holds_objects(buffer):
+            raise TypeError("sandbox: frombuffer of an array of Python objects is not allowed")
+        return real(buffer, *args, **kwargs)
+    frombuffer.__doc__ = real.__doc__
+    return frombuffer
 
 
 def _guarded(real: type) -> type:
@@ -141,6 +160,8 @@ def _proxy(name: str, real: types.ModuleType, keep: Callable[[str, Any], bool]) 
         if keep(attr, value):
             if isinstance(value, type) and _is_array_type(value):
                 value = _guarded(value)
+            elif attr == "frombuffer" and name == "numpy":
+                value = _guarded_frombuffer(value)
             setattr(proxy, attr, value)
     return proxy
 

@@ -30,8 +30,12 @@ def install(denied: frozenset[str]) -> None:
     import sympy
     from sympy.parsing import sympy_parser
 
+    from physbench.executor.proxies import dangerous
+
+    # the names `import sympy` offers a program, no more (no metaclasses such as FunctionClass)
     namespace = {k: v for k, v in vars(sympy).items()
-                 if not k.startswith("_") and k not in denied and not isinstance(v, type(sympy))}
+                 if not k.startswith("_") and k not in denied and not isinstance(v, type(sympy))
+                 and not dangerous(v)}
 
     def parse_expr(s: Any, local_dict: dict | None = None, transformations: Any = None,
                    global_dict: dict | None = None, evaluate: Any = True) -> Any:

@@ -12,6 +12,7 @@ import ast
 import string
 from typing import Iterator
 
+from physbench.executor.guards import DENIED_KEYWORDS, RAW_MEMORY_ATTRS
 from physbench.executor.policy import allowed_modules, denied_attribute
 
 # builtins that must not even be named: reflection, dynamic code, I/O, the interpreter itself
@@ -70,6 +71,8 @@ def _node_problems(node: ast.AST, modules: frozenset[str], policy: str) -> Itera
         arg = node.arg  # type: ignore[attr-defined]
         if arg is not None and arg.startswith("_"):
             yield f"keyword {arg!r}: names starting with an underscore are not allowed"
+        elif arg in DENIED_KEYWORDS:
+            yield f"keyword {arg!r} is not allowed in the sandbox"
     for name in _names_in(node):
         yield from _name_problems(name)
     if kind is ast.Attribute:
@@ -81,6 +84,8 @@ def _node_problems(node: ast.AST, modules: frozenset[str], policy: str) -> Itera
                 yield f"pattern attribute {attr!r}: {why}"
             elif attr == "format":  # str.format read off a subject, with no literal to check
                 yield "pattern attribute 'format': str.format is only allowed on a string literal"
+            elif attr in RAW_MEMORY_ATTRS:  # read off the subject without the run-time guard
+                yield f"pattern attribute {attr!r}: raw memory attributes are not allowed in patterns"
     elif kind is ast.Import:
         for alias in node.names:  # type: ignore[attr-defined]
             if alias.name not in modules:

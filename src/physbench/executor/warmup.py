@@ -15,6 +15,8 @@ def run(policy: str) -> None:
     calendar.monthrange(2024, 2)
     if policy == "scientific":
         _scientific()
+    elif policy == "symbolic":
+        _symbolic()
 
 
 def _scientific() -> None:
@@ -25,7 +27,6 @@ def _scientific() -> None:
     import scipy.optimize
     import scipy.special
     import scipy.stats
-    import sympy
 
     a = np.array([[2.0, 1.0], [1.0, 3.0]])
     np.linalg.solve(a, np.ones(2))
@@ -40,6 +41,13 @@ def _scientific() -> None:
     scipy.interpolate.CubicSpline([0.0, 1.0, 2.0], [0.0, 1.0, 4.0])(0.5)
     scipy.special.gamma(2.5)
     scipy.stats.norm.cdf(0.0)
+    _symbolic()
+    scipy.stats.norm(0.0, 1.0).pdf(0.0)
+
+
+def _symbolic() -> None:
+    import sympy
+
     x = sympy.Symbol("x")
     expr = sympy.sin(x) ** 2 + sympy.cos(x) ** 2
     sympy.simplify(expr)
@@ -57,4 +65,3 @@ def _scientific() -> None:
     sympy.dsolve(sympy.Function("f")(x).diff(x) + sympy.Function("f")(x))
     sympy.nsolve(sympy.cos(x) - x, x, 0.5)
     sympy.lambdify(x, sympy.sin(x))(0.5)
-    scipy.stats.norm(0.0, 1.0).pdf(0.0)

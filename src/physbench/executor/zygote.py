@@ -31,19 +31,22 @@ class Zygote:
         import ctypes
         import gc
 
-        from physbench.executor import child, gadgets, layers, namespaces, proxies, warmup
+        from physbench.executor import child, gadgets, guards, judges, lambdify, layers, namespaces, proxies, warmup
 
         self.policy = policy
         self.pending: int | None = None
         self.spare: tuple[int, int, int] | None = None
-        if policy == "scientific":  # before the proxies copy the libraries' names
-            gadgets.install_scientific()
+        if policy in ("scientific", "symbolic"):  # before the proxies copy the libraries' names
+            gadgets.install_scientific(with_scipy=policy == "scientific")
         self.proxy_map = proxies.build_proxies(policy)
+        if policy in ("scientific", "symbolic"):  # lambdify resolves function names in the proxies only
+            lambdify.use_modules(self.proxy_map)
         warmup.run(policy)
         importer = proxies.make_importer(self.proxy_map, policy)
         libc = ctypes.CDLL(None, use_errno=True)
         libc.syscall.restype = ctypes.c_long
-        self.ctx = child.ChildContext(policy=policy, proxies=self.proxy_map, importer=importer, libc=libc)
+        self.ctx = child.ChildContext(policy=policy, proxies=self.proxy_map, importer=importer, libc=libc,
+                                      judges=judges.load(policy), read_only=guards.read_only_ids(self.proxy_map))
         self.ctx.builtins = child.safe_builtins(importer)
         self.subreaper = namespaces.become_subreaper(libc)
         # the probes below then see exactly what programs get

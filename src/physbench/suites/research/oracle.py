@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from physbench.suites.research.answers import (BooleanAnswer, CompositeAnswer, FunctionAnswer, IntegerAnswer,
-                                               IntervalAnswer, NumericAnswer, SetAnswer, StringAnswer,
-                                               SymbolicAnswer, call_symbols)
+from physbench.suites.research.answers import (BooleanAnswer, CompositeAnswer, DictAnswer, FunctionAnswer,
+                                               IntegerAnswer, IntervalAnswer, NumericAnswer, SetAnswer,
+                                               StringAnswer, SymbolicAnswer, call_symbols)
 from physbench.suites.research.problem import Step
 
 
@@ -26,10 +26,14 @@ def answer_text(a: Any) -> str:
     if isinstance(a, CompositeAnswer):
         return "(" + ", ".join(answer_text(p) for p in a.parts) + ")"
     if isinstance(a, SetAnswer):
+        if a.element_type == "answer":
+            return "{" + ", ".join(answer_text(i) for i in a.items) + "}"
         return "{" + ", ".join(repr(e) for e in a.elements) + "}"
+    if isinstance(a, DictAnswer):
+        return "{" + ", ".join(f"{k!r}: {answer_text(v)}" for k, v in a.entries) + "}"
     if isinstance(a, IntervalAnswer):
-        lo = "-oo" if a.lower is None else repr(a.lower)
-        hi = "oo" if a.upper is None else repr(a.upper)
+        lo = "-oo" if a.lower is None else (a.lower if isinstance(a.lower, str) else repr(a.lower))
+        hi = "oo" if a.upper is None else (a.upper if isinstance(a.upper, str) else repr(a.upper))
         left, right = ("[", "]") if a.closed is None else ("[" if a.closed[0] else "(", "]" if a.closed[1] else ")")
         return f"{left}{lo}, {hi}{right}"
     raise TypeError(f"unknown answer {a!r}")
@@ -51,6 +55,8 @@ def _literal(a: Any, names: tuple[str, ...]) -> str:
     if isinstance(a, SymbolicAnswer):
         table = "{" + ", ".join(f"{n!r}: {n}" for n in names) + "}"
         return f"sp.sympify({a.expr!r}, {table})"
+    if isinstance(a, DictAnswer):
+        return "{" + ", ".join(f"{k!r}: {_literal(v, names)}" for k, v in a.entries) + "}"
     if isinstance(a, NumericAnswer):
         return repr(a.value)
     if isinstance(a, (IntegerAnswer, BooleanAnswer, StringAnswer)):
@@ -58,10 +64,15 @@ def _literal(a: Any, names: tuple[str, ...]) -> str:
     if isinstance(a, CompositeAnswer):
         return "(" + ", ".join(_literal(p, names) for p in a.parts) + ",)"
     if isinstance(a, SetAnswer):
+        if a.element_type == "answer":
+            return "{" + ", ".join(_literal(i, names) for i in a.items) + "}"
         return "[" + ", ".join(repr(e) for e in a.elements) + "]"
     if isinstance(a, IntervalAnswer):
-        lo = "-1e999" if a.lower is None else repr(a.lower)
-        hi = "1e999" if a.upper is None else repr(a.upper)
+        def end(x: Any, inf: str) -> str:
+            if x is None:
+                return inf
+            return _literal(SymbolicAnswer(x, a.symbols), names) if isinstance(x, str) else repr(x)
+        lo, hi = end(a.lower, "-1e999"), end(a.upper, "1e999")
         return f"[{lo}, {hi}]" if a.closed is None else f"[{lo}, {hi}, {a.closed[0]}, {a.closed[1]}]"
     raise TypeError(f"unknown answer {a!r}")
 

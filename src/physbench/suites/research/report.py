@@ -84,7 +84,9 @@ def detail(r: "Result") -> dict[str, Any]:
 REPORT = SuiteReport(suite="research", analyse=analyse, sections=sections, answer_text=answer_text, detail=detail,
                      facets=("problem", "step", "repeat"), facet_values=facet_values,
                      outcomes={"no_code": "no fenced code block in the formatting reply",
-                               "rejected": "the sandbox refused the filled template before running it",
+                               "rejected": "the sandbox refused the filled template (a construct it forbids, or an attempt to "
+                                           "change a module or class)",
                                "raised": "the filled template raised when run",
                                "timeout": "the filled template ran past its step's wall clock",
+                               "line_limit": "the filled template executed more lines than the grader allows",
                                "bad_kind": "the template returned a value of the wrong type for the answer"})
