@@ -59,6 +59,6 @@ def test_the_research_viewer_panel_shows_each_steps_outcome_and_expected_answer(
           "--limit", "1", "--repeats", "1")
     with open_run(tmp_path / "c") as reader:
         (r,) = list(reader.results())
-    blocks = detail(r)["blocks"]
+    blocks = [b for b in detail(r)["blocks"] if "fields" in b]  # the steps; the turns follow as text blocks
     assert len(blocks) == 3 and all(dict(b["fields"])["outcome"] == "no_code" for b in blocks)
     assert all(dict(b["fields"])["expected"].startswith("The correct answer is: ") for b in blocks)

@@ -131,6 +131,13 @@ def register(app: typer.Typer) -> None:
                                                     help="Sampling temperature (default: the model's)."),
         max_tokens: Optional[int] = typer.Option(None, "--max-tokens",
                                                  help="Output token limit (default: the model's)."),
+        # reasoning settings (issue 37 item 5): openai/NAME only, recorded in the manifest's sampling
+        reasoning_effort: Optional[str] = typer.Option(None, "--reasoning-effort",
+                                                       help="minimal, low, medium or high: sent as the request's "
+                                                            "reasoning_effort (default: the server's)."),
+        thinking_budget: Optional[int] = typer.Option(None, "--thinking-budget",
+                                                      help="Most thinking tokens per call: sent as thinking: "
+                                                           "{type: enabled, budget_tokens: N}."),
         protocol: Optional[str] = typer.Option(None, "--protocol",
                                                help="How the model is asked (default: the suite's or the arm's, else direct)."),
         arm: Optional[str] = typer.Option(None, "--arm", help="A suite's arm, e.g. program-solve for clincalc: "
@@ -175,7 +182,8 @@ def register(app: typer.Typer) -> None:
                             max_attempts=max_attempts, retry_delay_s=retry_delay, max_retry_after_s=max_retry_after,
                             seed=seed, price_table=price_table,
                             key=key_for(split, key_file), quiet=quiet,
-                            item_options=item_options)
+                            item_options=item_options,
+                            reasoning_effort=reasoning_effort, thinking_budget=thinking_budget)
         result = evaluate(config)
         if as_json:
             out = dict(result.summary, status=result.status, wall_s=result.wall_s, attempted=result.attempted,

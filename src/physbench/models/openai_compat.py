@@ -38,7 +38,13 @@ MAX_BODY_BYTES = 64 << 20
 MAX_RETRY_AFTER_S = 120.0  # the longest Retry-After honoured (option max_retry_after_s)
 RETRYABLE_STATUS = frozenset({408, 409, 429})
 NEVER_RETRY_STATUS = frozenset({401, 403})  # a bad or unauthorised key does not heal by waiting
-SAMPLING_KEYS = frozenset({"temperature", "max_tokens", "top_p", "seed", "stop"})
+SAMPLING_KEYS = frozenset({"temperature", "max_tokens", "top_p", "seed", "stop", "reasoning_effort"})
+
+
+def thinking_field(budget: Any) -> dict[str, Any]:
+    """`--thinking-budget N` on the wire: `thinking: {"type": "enabled", "budget_tokens": N}`, the form of
+    Anthropic's OpenAI-compatible endpoint (a server that does not know the field ignores or refuses it)."""
+    return {"thinking": {"type": "enabled", "budget_tokens": int(budget)}}
 
 
 def make_http_client(concurrency: int, timeout_s: float) -> aiohttp.ClientSession:
@@ -134,6 +140,8 @@ class OpenAIModel:
                      tools: "Sequence[ToolSpec] | None" = None, tool_choice: Any = None) -> bytes:
         """The JSON request body (messages are encoded afresh each time: cheaper than keeping them)."""
         sampling = {k: v for k, v in params.items() if k in SAMPLING_KEYS and v is not None} if params else {}
+        if params and params.get("thinking_budget") is not None:  # reasoning_effort goes as is (OpenAI's field)
+            sampling.update(thinking_field(params["thinking_budget"]))
         if tools:
             sampling["tools"] = [t.to_openai() for t in tools]
             if tool_choice is not None:

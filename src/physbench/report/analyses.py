@@ -32,7 +32,8 @@ def pairwise_kinds(reports: Sequence["SuiteReport"]) -> tuple[str, ...] | None:
 def _pairwise(runset: "RunSet", reports: Sequence["SuiteReport"], notes: dict[str, str]) -> dict[str, Any] | None:
     kinds = pairwise_kinds(reports)
     words = " or ".join(kinds) if kinds else "graded"
-    outcomes = {m.label: {k: generic.passed(r) for k, r in m.responses().items() if kinds is None or r.item.kind in kinds}
+    outcomes = {m.label: {k: generic.passed(r) for k, r in m.responses().items()
+                          if (kinds is None or r.item.kind in kinds) and generic.graded(r)}
                 for m in runset.models}
     outcomes = {label: v for label, v in outcomes.items() if v}
     if len(outcomes) < 2:

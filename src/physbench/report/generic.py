@@ -29,6 +29,11 @@ def passed(r: "Result") -> bool:
     return bool(r.grade and r.grade.passed)
 
 
+def graded(r: "Result") -> bool:
+    """The response has a verdict: `ungraded` ones (answer not known here) enter no comparison."""
+    return r.grade is not None and r.grade.outcome != "ungraded"
+
+
 def flagged(r: "Result") -> bool:
     """The check judged the colleague's work incorrect (no verdict counts as not flagged, seed 000 Table 14)."""
     return bool(r.grade and r.grade.flagged)
@@ -89,6 +94,8 @@ def pairwise(outcomes: Mapping[str, Mapping[str, bool]], alpha: float = ALPHA) -
             c = sum(1 for k in shared if outcomes[second][k] and not outcomes[first][k])
             pairs.append({"first": first, "second": second, "n": len(shared), "first_only": b, "second_only": c,
                           "p": mcnemar_exact(b, c) if shared else None, "p_holm": None})
+    untested = [[p["first"], p["second"]] for p in pairs if not p["n"]]  # no paired test without shared items
+    pairs = [p for p in pairs if p["n"]]
     tested = [p for p in pairs if p["p"] is not None]
     for p, adj in zip(tested, holm([p["p"] for p in tested])):
         p["p_holm"] = adj
@@ -99,7 +106,8 @@ def pairwise(outcomes: Mapping[str, Mapping[str, bool]], alpha: float = ALPHA) -
         cell = accuracy_cell(m, len(outcomes[m]), sum(outcomes[m].values()))
         models.append({"model": m, "n": cell["n"], "n_correct": cell["n_correct"], "accuracy": cell["accuracy"],
                        "ci_low": cell["ci_low"], "ci_high": cell["ci_high"], "letters": letters.get(m, "")})
-    return {"alpha": alpha, "models": models, "pairs": pairs}
+    # "untested" only when some pair shares no item: the stored reports of other runs stay as they were
+    return {"alpha": alpha, "models": models, "pairs": pairs, **({"untested": untested} if untested else {})}
 
 
 # --- repeated runs ----------------------------------------------------------------------------
@@ -134,7 +142,7 @@ def repeat_rows(runset: "RunSet", reports: Sequence["SuiteReport"] = ()) -> list
     by_suite = {rep.suite: rep for rep in reports}
     rows: list[dict[str, Any]] = []
     for name, first, second in _comparisons(runset):
-        shared = sorted(set(first) & set(second))
+        shared = sorted(k for k in set(first) & set(second) if graded(first[k]) and graded(second[k]))
         kinds = sorted({first[k].item.kind for k in shared})
         for kind in kinds:
             ids = [k for k in shared if first[k].item.kind == kind]
@@ -186,7 +194,7 @@ def consistency_rows(runset: "RunSet") -> list[dict[str, Any]]:
     for key, answers in groups.items():
         if len(answers) < 2:
             continue
-        shared = set(answers[0]).intersection(*answers[1:])
+        shared = {k for k in set(answers[0]).intersection(*answers[1:]) if all(graded(a[k]) for a in answers)}
         for kind in sorted({answers[0][k].item.kind for k in shared}):
             ids = sorted(k for k in shared if answers[0][k].item.kind == kind)
             grid = [[passed(a[k]) for a in answers] for k in ids]

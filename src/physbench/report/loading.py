@@ -40,9 +40,11 @@ class RunData:
 
     @property
     def condition(self) -> tuple[str, str, str, str, str]:
-        """Suite, split, protocol, model spec and the suite's item options (an arm, a data file)."""
+        """Suite, split, protocol, model spec and the suite's item options (an arm, a data file) with the
+        reasoning settings (a reasoning effort makes another configuration, not a repeat)."""
         m = self.manifest
-        return (m.suite, m.split, m.protocol, m.model_spec, item_options_text(m))
+        return (m.suite, m.split, m.protocol, m.model_spec, "; ".join(filter(None, [item_options_text(m),
+                                                                                   ", ".join(settings(m))])))
 
     @property
     def suite(self) -> str:
@@ -114,6 +116,14 @@ def item_options_text(manifest: "Manifest") -> str:
     return ", ".join(f"{k}={options[k]}" for k in sorted(options))
 
 
+def settings(manifest: "Manifest") -> list[str]:
+    """The run's reasoning settings as label parts ('effort=high', 'thinking=8000'); none when not given."""
+    sampling = getattr(manifest, "sampling", None) or {}
+    sampling = sampling if isinstance(sampling, dict) else {}
+    names = (("reasoning_effort", "effort"), ("thinking_budget", "thinking"))
+    return [f"{short}={sampling[key]}" for key, short in names if sampling.get(key) is not None]
+
+
 def clean_label(text: str) -> str:
     """A label without control characters, cut to MAX_LABEL characters."""
     text = "".join(ch if ch.isprintable() else " " for ch in str(text)).strip() or "model"
@@ -136,6 +146,7 @@ def assign_labels(runs: Sequence[RunData]) -> None:
         suite, split, protocol, spec, _ = run.condition
         extras = [v for v, differs in zip((suite, split, protocol), vary) if differs]
         extras += [f"{k}={options[id(run)][k]}" for k in shown if k in options[id(run)]]
+        extras += settings(run.manifest)  # always shown: the effort is part of the model's configuration
         if spec == "none":  # a scripted system with no model: the protocol names it
             spec, extras = protocol, [v for v in extras if v != protocol and not v.endswith(f"={protocol}")]
         base = clean_label(spec + (f" [{', '.join(extras)}]" if extras else ""))

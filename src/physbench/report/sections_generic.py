@@ -51,7 +51,26 @@ def pairwise_section(pw: Mapping[str, Any] | None, note: str | None) -> Section:
                     pvalue(p["p_holm"])] for p in pw["pairs"]], [False, False] + [True] * 5)
     text = (f"Exact McNemar tests between every pair of models on the {kind + ' ' if kind else ''}items both answered, with "
             f"Holm's adjustment over the pairs; letters by the insert-and-absorb display at α = {pw['alpha']}.")
+    if pw.get("untested"):  # a paired test needs shared items: the others are not tested, and not separated
+        text += f" {len(pw['untested'])} pairs share no graded item and are not tested; " + sharing_groups(pw)
     return Section("pairwise", title, text, [letters, pairs])
+
+
+def sharing_groups(pw: Mapping[str, Any]) -> str:
+    """'tests only within these groups of models that share items: {a, b}; {c}.' (linked by shared items)."""
+    group = {m["model"]: m["model"] for m in pw["models"]}
+
+    def root(m: str) -> str:
+        while group[m] != m:
+            m = group[m]
+        return m
+
+    for p in pw["pairs"]:
+        group[root(p["first"])] = root(p["second"])
+    members: dict[str, list[str]] = {}
+    for m in group:
+        members.setdefault(root(m), []).append(m)
+    return "tests only within these groups: " + "; ".join("{" + ", ".join(g) + "}" for g in members.values()) + "."
 
 
 def repeats_section(rows: Sequence[Mapping[str, Any]] | None, consistency: Sequence[Mapping[str, Any]] | None,

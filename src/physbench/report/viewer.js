@@ -291,8 +291,9 @@ function asJSON(text) {  // a text that is one JSON object or array, parsed; nul
   try { return JSON.parse(t); } catch (err) { return null; }
 }
 
-function block(b) {  // a suite's panel: definitions, a chart, or a list with a line for when it is empty
+function block(b) {  // a suite's panel: definitions, a chart, a text (as Markdown), or a list with a line for when it is empty
   if (b.fields) return definitions(b.title, b.fields);
+  if (typeof b.text === "string") return textBlock(b.title, b);
   if (b.chart) return chartBlock(b.title, b.chart);
   const box = el("div", null, "block");
   box.appendChild(el("h3", b.title));

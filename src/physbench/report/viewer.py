@@ -19,12 +19,13 @@ from urllib.parse import parse_qs, urlsplit
 
 from physbench.report.viewer_assets import PAGE, SCRIPT, STYLE
 from physbench.report.viewer_data import ResponseIndex
+from physbench.report.viewer_vendor import vendor_asset
 
 HOST = "127.0.0.1"
 MAX_PATH = 4096
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
-                               "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+                               "img-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "no-referrer",
@@ -104,6 +105,9 @@ class ViewerHandler(BaseHTTPRequestHandler):
         if path in STATIC:
             content_type, text = STATIC[path]
             return self._send(HTTPStatus.OK, text.encode("utf-8"), content_type, head_only)
+        asset = vendor_asset(path)  # the math script and KaTeX (viewer_vendor.py)
+        if asset is not None:
+            return self._send(HTTPStatus.OK, asset[1], asset[0], head_only)
         if path == "/favicon.ico":
             return self._send(HTTPStatus.NO_CONTENT, b"", "text/plain", head_only)
         index = self.server.index

@@ -7,6 +7,8 @@ Security Policy only allows this script and this style.
 
 from importlib import resources
 
+from physbench.report.viewer_vendor import HEAD as MATH_HEAD  # KaTeX and the math script, after app.js
+
 PAGE = """<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -15,7 +17,7 @@ PAGE = """<!DOCTYPE html>
 <title>physbench responses</title>
 <link rel="stylesheet" href="/app.css">
 <script src="/app.js" defer></script>
-</head>
+""" + MATH_HEAD + """</head>
 <body data-state="loading">
 <header>
   <h1>physbench responses</h1>

@@ -52,7 +52,7 @@ class Entry:
     run_dir: str
     result: "Result"
     columns: dict[str, Any]
-    facets: dict[str, str]
+    facets: dict[str, Any]  # a tuple: several values (see facets_of)
 
 
 def _first_line(text: str | None) -> str:
@@ -83,12 +83,14 @@ class ResponseIndex:
                 self.entries.append(Entry(len(self.entries), run.label, str(run.run_dir), r, columns,
                                           self.facets_of(run.label, r)))
 
-    def facets_of(self, model: str, r: "Result") -> dict[str, str]:
+    def facets_of(self, model: str, r: "Result") -> dict[str, Any]:
         """The filter values of one response ("" where the item has none)."""
         rep = self.reports.get(r.item.suite)
         extra = rep.facet_values(r) if rep is not None and rep.facet_values is not None else {}
-        out = {f: "" for f in self.filters}
-        out.update({k: str(v) for k, v in extra.items() if k in out})
+        out: dict[str, Any] = {f: "" for f in self.filters}
+        # a list value: the response matches each of its values (a checkpoint attempt answers several steps)
+        out.update({k: tuple(map(str, v)) if isinstance(v, (list, tuple)) else str(v) for k, v in extra.items()
+                    if k in out})
         out.update({"model": model, "kind": r.item.kind, "outcome": r.grade.outcome if r.grade else "ungraded"})
         return out
 
@@ -103,8 +105,7 @@ class ResponseIndex:
         values: dict[str, set[str]] = {f: set() for f in self.filters}
         for e in self.entries:
             for name, value in e.facets.items():
-                if value:
-                    values[name].add(value)
+                values[name].update(value if isinstance(value, tuple) else (value,) if value else ())
         out = {name: sorted(vals, key=lambda v: (len(v), v) if v.isdigit() else (0, v)) for name, vals in values.items()}
         out["model"] = list(dict.fromkeys(e.model for e in self.entries))
         return out
@@ -119,7 +120,8 @@ class ResponseIndex:
     def query(self, filters: Mapping[str, str], offset: int = 0, limit: int = 100) -> dict[str, Any]:
         """Rows matching every given filter (exact values), a page of them from `offset`."""
         wanted = {k: v[:MAX_FILTER_VALUE] for k, v in filters.items() if k in self.filters and v}
-        matched = [e for e in self.entries if all(e.facets[k] == v for k, v in wanted.items())]
+        matched = [e for e in self.entries if all(e.facets[k] == v or isinstance(e.facets[k], tuple)
+                                                  and v in e.facets[k] for k, v in wanted.items())]
         offset = max(0, offset)
         limit = max(1, min(MAX_PAGE, limit))
         return {"total": len(self.entries), "matched": len(matched), "offset": offset,

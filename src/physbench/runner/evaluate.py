@@ -58,6 +58,8 @@ class EvalConfig:
     quiet: bool = False
     grade_inline: bool | None = None  # None: a forked grading process where the platform allows
     item_options: tuple[tuple[str, str], ...] = ()  # a suite's own item options (`--option NAME=VALUE`)
+    reasoning_effort: str | None = None  # --reasoning-effort: sent as `reasoning_effort` (see REASONING_EFFORTS)
+    thinking_budget: int | None = None  # --thinking-budget: the most thinking tokens per call
 
     def __repr__(self) -> str:  # keep the key out of any traceback or log
         return f"EvalConfig(suite={self.suite!r}, split={self.split!r}, model={self.model!r})"
@@ -101,6 +103,31 @@ def _check_options(c: EvalConfig) -> None:
         raise UserError(DEV_KEY_ERROR)
     if base_urls(c.base_url) and not (c.model or "").startswith("openai/"):
         raise UserError("--base-url applies to openai/NAME models only")
+    _check_reasoning(c)
+
+
+# --- reasoning settings (issue 37 item 5): sent to the server, part of what a run measures ---------
+REASONING_EFFORTS = ("minimal", "low", "medium", "high")
+
+
+def _check_reasoning(c: EvalConfig) -> None:
+    if c.reasoning_effort is not None and c.reasoning_effort not in REASONING_EFFORTS:
+        raise UserError(f"--reasoning-effort must be one of {', '.join(REASONING_EFFORTS)}")
+    if c.thinking_budget is not None and not 1 <= c.thinking_budget <= 10_000_000:
+        raise UserError("--thinking-budget must be between 1 and 10000000 tokens")
+    given = c.reasoning_effort is not None or c.thinking_budget is not None
+    if given and not (c.model or "").startswith("openai/"):
+        raise UserError("--reasoning-effort and --thinking-budget apply to openai/NAME models only")
+
+
+def reasoning_sampling(c: EvalConfig) -> dict[str, Any]:
+    """The reasoning settings given, as sampling keys (none when not given: older manifests stay equal)."""
+    out: dict[str, Any] = {}
+    if c.reasoning_effort is not None:
+        out["reasoning_effort"] = c.reasoning_effort
+    if c.thinking_budget is not None:
+        out["thinking_budget"] = c.thinking_budget
+    return out
 
 
 def _check_price_table(c: EvalConfig) -> None:
@@ -310,7 +337,8 @@ def _run(c: EvalConfig, suite: Any, protocol: Any, items: list[Any], by_id: dict
     info_fn = getattr(model, "info", None)
     source_fn = getattr(suite, "data_source", None)  # a suite reading a data file says which one
     data_source = source_fn() if callable(source_fn) else None
-    sampling: dict[str, Any] = {"temperature": c.temperature, "max_tokens": c.max_tokens, "seed": c.seed}
+    sampling: dict[str, Any] = {"temperature": c.temperature, "max_tokens": c.max_tokens, "seed": c.seed,
+                                **reasoning_sampling(c)}
     calls = settle_sampling(protocol, c)
     if calls is not None:
         sampling["calls"] = calls  # what each kind of the protocol's calls sends, the user's flags applied
@@ -354,7 +382,7 @@ def _run(c: EvalConfig, suite: Any, protocol: Any, items: list[Any], by_id: dict
             store.write_items(items)
         progress = make_progress(f"{c.suite} x {c.model}", quiet=c.quiet)  # after the fork: rich runs a thread
         engine = Engine(model=model, protocol=protocol, sink=sink,
-                        sampling={"temperature": c.temperature, "max_tokens": c.max_tokens},
+                        sampling={"temperature": c.temperature, "max_tokens": c.max_tokens, **reasoning_sampling(c)},
                         policy=RetryPolicy(max_attempts=c.max_attempts, base_delay_s=c.retry_delay_s,
                                            max_retry_after_s=c.max_retry_after_s), seed=c.seed)
         try:

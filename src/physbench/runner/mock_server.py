@@ -112,12 +112,30 @@ def _completion_body(request: dict[str, Any], text: str | None, finish: str,
     message: dict[str, Any] = {"role": "assistant", "content": text}
     if tool_calls:
         message["tool_calls"] = tool_calls
+    counts: dict[str, Any] = {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                              "total_tokens": prompt_tokens + completion_tokens, **(usage or {})}
+    thought = _reasoning_tokens(request)
+    if thought:  # a request with reasoning settings "thinks": counted as OpenAI counts it (inside completion)
+        counts["completion_tokens"] += thought
+        counts["total_tokens"] += thought
+        counts["completion_tokens_details"] = {"reasoning_tokens": thought}
     return json.dumps({
         "id": "mock-1", "object": "chat.completion", "created": int(time.time()), "model": request.get("model", "mock"),
-        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                  "total_tokens": prompt_tokens + completion_tokens, **(usage or {})},
+        "choices": [{"index": 0, "message": message, "finish_reason": finish}], "usage": counts,
     }).encode()
+
+
+MOCK_THOUGHT = {"minimal": 0, "low": 100, "medium": 400, "high": 1600}  # reasoning tokens per reply by effort
+
+
+def _reasoning_tokens(request: dict[str, Any]) -> int:
+    """Reasoning tokens the mock reports: by `reasoning_effort`, capped by `thinking.budget_tokens`."""
+    effort = MOCK_THOUGHT.get(str(request.get("reasoning_effort")), 0)
+    thinking = request.get("thinking")
+    budget = thinking.get("budget_tokens") if isinstance(thinking, dict) else None
+    if isinstance(budget, int) and budget > 0:
+        return min(effort or budget, budget)
+    return effort
 
 
 _REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found", 429: "Too Many Requests",

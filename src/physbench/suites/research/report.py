@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from physbench.report.breakdown import accuracy_by, accuracy_section
 from physbench.report.registry import SuiteReport
-from physbench.report.tables import Section, Table, pct
+from physbench.report.tables import Section
 from physbench.suites.research.metrics import average_accuracy, consistently_solved_rate
+from physbench.suites.research.report_sections import steps_section, table3_section, table4_section, table6_section
+from physbench.suites.research.report_tables import collect, step_accuracy, step_outcomes, table3, table4, table6
+from physbench.suites.research.report_viewer import conversation_blocks, facet_values
 
 if TYPE_CHECKING:
     from physbench.report.loading import RunData
@@ -17,23 +19,18 @@ if TYPE_CHECKING:
 
 
 def step_results(r: "Result") -> Iterable[tuple[str, bool]]:
-    """(problem/step, correct) for each step the grade names; an attempt without a reply (no steps
-    graded) counts as wrong on every step of its item."""
-    detail = r.grade.detail if r.grade is not None else {}
+    """(problem/step, correct) for each graded step the grade names; `ungraded` steps are counted apart."""
     problem = str(r.item.reference.get("problem", r.item.id))
-    steps = [s for s in detail.get("steps") or () if isinstance(s, Mapping)]
-    if not steps:
-        for step in r.item.reference.get("steps") or ():
-            yield f"{problem}/{step}", False
-    for s in steps:
-        yield f"{problem}/{s.get('step')}", s.get("correct") is True
+    for step, outcome in step_outcomes(r):
+        if outcome != "ungraded":
+            yield f"{problem}/{step}", outcome == "correct"
 
 
 def analyse(models: Sequence["RunData"], notes: dict[str, str]) -> dict[str, Any] | None:
-    steps = accuracy_by(models, step_results)
-    if not steps:
+    if not any(r.results for r in models):
         notes["research"] = "no graded research responses"
         return None
+    cells, ungraded, order = collect(models)
     runs: dict[tuple[str, str, str], list[bool]] = defaultdict(list)
     for run in models:
         for r in run.results:
@@ -44,27 +41,26 @@ def analyse(models: Sequence["RunData"], notes: dict[str, str]) -> dict[str, Any
     fewest = {m: min(len(v) for (model, _, _), v in runs.items() if model == m) for m in avg}
     if any(n < 5 for n in fewest.values()):
         notes["research-consistency"] = "the consistently-solved rate needs 5 runs of every step (--repeats 5)"
-    return {"steps": steps, "metrics": [{"model": m, "average_accuracy": avg[m], "runs": fewest[m],
-                                         "consistently_solved": solved[m] if fewest[m] >= 5 else None} for m in avg]}
+    return {"steps": step_accuracy(cells), "table3": table3(cells, ungraded),
+            "grid": table4(cells, ungraded, order), "tokens": table6(models),
+            "metrics": [{"model": m, "average_accuracy": avg[m], "runs": fewest[m],
+                         "consistently_solved": solved[m] if fewest[m] >= 5 else None} for m in avg]}
 
 
 def sections(analyses: Mapping[str, Any], notes: Mapping[str, str]) -> list[Section]:
     a = analyses
-    metrics = Table("CritPt metrics", ["model", "runs per step", "average accuracy %",
-                                       "consistently solved % (4 of 5 runs)"],
-                    [[m["model"], str(m["runs"]), pct(m["average_accuracy"]), pct(m["consistently_solved"])]
-                     for m in a["metrics"]])
-    steps = accuracy_section("research-steps", "Accuracy per step", "Each challenge or checkpoint graded on its "
-                             "own; a step counts once per repeat.", "problem/step", a["steps"], "no graded steps")
-    return [Section("research", "Research metrics", "Average accuracy is the mean over steps and repeats; a step "
-                    "is consistently solved when at least 4 of its first 5 runs are correct (fewer runs count "
-                    "as misses)." + (f" Here: {notes['research-consistency']}." if "research-consistency" in notes
-                                     else ""), [metrics]), steps]
+    return [table3_section(a.get("table3") or [], notes.get("research"), notes.get("research-consistency")),
+            steps_section(a.get("steps") or []),
+            table4_section(a.get("grid") or []), table6_section(a.get("tokens") or [])]
 
 
 def answer_text(r: "Result") -> str:
-    steps = [s for s in (r.grade.detail.get("steps") or ()) if isinstance(s, Mapping)] if r.grade else []
-    return ", ".join(f"{s.get('step')}: {s.get('outcome')}" for s in steps)[:300]
+    """'2/3 correct; checkpoint-2: no_code': the correct steps, then each step that was not (short for the list)."""
+    steps = list(step_outcomes(r))
+    graded = [o for _, o in steps if o != "ungraded"]
+    head = f"{graded.count('correct')}/{len(graded)} correct" if graded else "ungraded"
+    rest = [f"{step}: {o}" for step, o in steps if o not in ("correct", "ungraded")]
+    return "; ".join([head, ", ".join(rest)] if rest else [head])[:300]
 
 
 def detail(r: "Result") -> dict[str, Any]:
@@ -81,10 +77,12 @@ def detail(r: "Result") -> dict[str, Any]:
     blocks = [{"title": f"Step {s.get('step')}",
                "fields": [["outcome", s.get("outcome")], ["returned", s.get("value")],
                           ["expected", expected.get(str(s.get("step")), "–")]]} for s in steps]
-    return {"blocks": blocks}
+    # every turn in order as text blocks; the generic list of turns would repeat the replies
+    return {"blocks": [*blocks, *conversation_blocks(r)], "turns": []}
 
 
 REPORT = SuiteReport(suite="research", analyse=analyse, sections=sections, answer_text=answer_text, detail=detail,
+                     facets=("problem", "step", "repeat"), facet_values=facet_values,
                      outcomes={"no_code": "no fenced code block in the formatting reply",
                                "rejected": "the sandbox refused the filled template (a construct it forbids, or an attempt to "
                                            "change a module or class)",
