@@ -62,7 +62,8 @@ def arm_options(arm: str | None, data: str | None, library_subset: str | None) -
     return tuple((name, value) for name, value in pairs if value is not None)
 
 
-def summary_lines(summary: dict, status: str, wall_s: float, attempted: int, skipped: int) -> list[str]:
+def summary_lines(summary: dict, status: str, wall_s: float, attempted: int, skipped: int,
+                  reason: str | None = None) -> list[str]:
     """The short text summary printed at the end of a run."""
     from physbench.report.markdown import interval_text
     from physbench.report.summary import tokens_text
@@ -81,7 +82,10 @@ def summary_lines(summary: dict, status: str, wall_s: float, attempted: int, ski
     lines.append(f"wall time {wall_s:.1f} s: {attempted} attempts run now ({rate_text(rate)}/s), "
                  f"{skipped} already done")
     lines += endpoint_lines(s.get("endpoints") or [])
-    if status != "completed":
+    if status == "stopped":
+        lines.append(f"stopped: {reason or 'every recent request failed'}")
+        lines.append("fix that cause, then re-run the same command to resume")
+    elif status != "completed":
         lines.append("interrupted: re-run the same command to resume")
     elif s["n_errors"]:
         top = (s.get("errors") or [{"error": "unknown error", "count": s["n_errors"]}])[0]
@@ -175,11 +179,14 @@ def register(app: typer.Typer) -> None:
         result = evaluate(config)
         if as_json:
             out = dict(result.summary, status=result.status, wall_s=result.wall_s, attempted=result.attempted,
-                       skipped=result.skipped)
+                       skipped=result.skipped, **({"stopped_because": result.reason} if result.reason else {}))
             typer.echo(json.dumps(out, indent=2))
         else:
-            for line in summary_lines(result.summary, result.status, result.wall_s, result.attempted, result.skipped):
+            for line in summary_lines(result.summary, result.status, result.wall_s, result.attempted, result.skipped,
+                                      result.reason):
                 typer.echo(line)
+        if result.status == "stopped":
+            raise typer.Exit(code=1)  # the endpoint failed every recent request: the run measured nothing more
         if result.status != "completed":
             raise typer.Exit(code=130)
         if result.summary["n_done"] == 0 and result.summary["n_errors"]:

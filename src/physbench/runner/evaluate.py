@@ -11,6 +11,7 @@ import gc
 import os
 import re
 import signal
+import sys
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -22,6 +23,8 @@ from physbench.core.errors import UserError
 from physbench.core.hashing import item_set_hash
 from physbench.core.registry import get_suite
 from physbench.models.factory import ModelOptions, base_urls, make_model
+from physbench.models.preflight import endpoints_of, preflight
+from physbench.models.watch import RequestWatch, watched
 from physbench.protocols import calls_model, check_model, check_model_spec, get_protocol
 from physbench.runner.engine import Engine
 from physbench.runner.manifest import Manifest, git_revision
@@ -70,6 +73,7 @@ class EvalResult:
     attempted: int  # attempts run in this invocation
     skipped: int  # attempts already graded by an earlier invocation
     wall_s: float
+    reason: str | None = None  # why a run with status "stopped" was stopped
 
 
 DEV_KEY_ERROR = "--key-file is only for a keyed split (e.g. --split test); the dev split is public and takes no key"
@@ -208,7 +212,8 @@ def _frozen_heap() -> Iterator[None]:
             gc.unfreeze()
 
 
-async def _drive(engine: Engine, work: list[Any], concurrency: int, tally: Tally, progress: Any) -> None:
+async def _drive(engine: Engine, work: list[Any], concurrency: int, tally: Tally, progress: Any,
+                 stopper: Stopper, watch: RequestWatch | None) -> None:
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
     try:
@@ -216,14 +221,61 @@ async def _drive(engine: Engine, work: list[Any], concurrency: int, tally: Tally
             loop.add_signal_handler(signal.SIGTERM, task.cancel)
     except (NotImplementedError, RuntimeError):  # not the main thread, or no signals here
         pass
+    stopper.attach(loop, task)
+    if watch is not None and task is not None:
+        watch.stop = task.cancel  # every recent request failed: stop with the reason
     try:
-        await engine.run(work, concurrency=concurrency, tally=tally, progress=progress)
+        if not stopper.requested:
+            await engine.run(work, concurrency=concurrency, tally=tally, progress=progress)
     finally:
+        stopper.detach()
         try:
             loop.remove_signal_handler(signal.SIGTERM)
         except (NotImplementedError, RuntimeError):
             pass
         await engine.model.aclose()
+    if stopper.requested:
+        raise asyncio.CancelledError  # a Ctrl-C that came as the run ended: interrupted all the same
+
+
+class Stopper:
+    """Ctrl-C while a run's store is open: the first one cancels the run's task (the run then stores
+    what was answered, prints its summary and exits 130); no KeyboardInterrupt is ever raised in the
+    middle of a write, so a further Ctrl-C while the run winds down changes nothing."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._task: asyncio.Task[Any] | None = None
+        self._previous: Any = None
+        self._installed = False
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        first = not self.requested
+        self.requested = True
+        if self._loop is not None and self._task is not None and not self._task.done():
+            self._loop.call_soon_threadsafe(self._task.cancel)
+        if first:
+            print("physbench: stopping: storing what was answered (the run resumes where it stopped)",
+                  file=sys.stderr, flush=True)
+
+    def attach(self, loop: asyncio.AbstractEventLoop, task: asyncio.Task[Any] | None) -> None:
+        self._loop, self._task = loop, task
+
+    def detach(self) -> None:
+        self._loop = self._task = None
+
+    def install(self) -> None:
+        try:
+            self._previous = signal.signal(signal.SIGINT, self)
+            self._installed = True
+        except ValueError:  # not the main thread: Ctrl-C is not ours to handle
+            pass
+
+    def restore(self) -> None:
+        if self._installed:
+            signal.signal(signal.SIGINT, self._previous)
+            self._installed = False
 
 
 def settle_sampling(protocol: Any, c: EvalConfig) -> dict[str, Any] | None:
@@ -265,36 +317,58 @@ def evaluate(c: EvalConfig) -> EvalResult:
         check_item(item)
     run_dir = Path(c.run_dir) if c.run_dir else default_run_dir(c.suite, c.model)
     by_id = {item.id: item for item in items}
-    with _frozen_heap():
-        # the grading process is forked now, before the model and the store are made, so that its
-        # warm-up (imports, a first grade) overlaps them; it is ended if the run stops before it starts
-        fork = hasattr(os, "fork") and (c.grade_inline is False or (c.grade_inline is None and forking()))
-        early = ProcessSink(suite, run_dir, by_id) if fork else None
-        try:
-            outcome = _run(c, suite, protocol, items, by_id, run_dir, early)
-        except BaseException:
-            if early is not None and not early.settled:
-                early.abandon()
-            raise
-    wall, tally, skipped, status = outcome
-    with open_run(run_dir) as reader:
-        summary = summarise(reader)
+    stopper = Stopper()  # installed once the model has answered the preflight, until the summary is read
+    try:
+        with _frozen_heap():
+            # the grading process is forked now, before the model and the store are made, so that its
+            # warm-up (imports, a first grade) overlaps them; it is ended if the run stops before it starts
+            fork = hasattr(os, "fork") and (c.grade_inline is False or (c.grade_inline is None and forking()))
+            early = ProcessSink(suite, run_dir, by_id) if fork else None
+            try:
+                outcome = _run(c, suite, protocol, items, by_id, run_dir, early, stopper)
+            except BaseException:
+                if early is not None and not early.settled:
+                    early.abandon()
+                raise
+        wall, tally, skipped, status, reason = outcome
+        with open_run(run_dir) as reader:
+            summary = summarise(reader)
+    finally:
+        stopper.restore()
     return EvalResult(run_dir=run_dir, summary=summary, status=status, attempted=tally.done + tally.errors,
-                      skipped=skipped, wall_s=wall)
+                      skipped=skipped, wall_s=wall, reason=reason)
 
 
-def _run(c: EvalConfig, suite: Any, protocol: Any, items: list[Any], by_id: dict[str, Any], run_dir: Path,
-         early: ProcessSink | None) -> tuple[float, Tally, int, str]:
-    """Make the model and the store, run the attempts not yet graded: (wall s, tally, skipped, status)."""
-    assert c.model is not None and c.protocol is not None and c.repeats is not None
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _checked_model(c: EvalConfig, suite: Any, protocol: Any) -> tuple[Any, RequestWatch | None]:
+    """The model, checked against the protocol and (an endpoint) probed before anything is stored;
+    an endpoint model comes back watched (models/watch.py)."""
+    assert c.model is not None
     options = ModelOptions(base_url=c.base_url, api_key_env=c.api_key_env, concurrency=c.concurrency,
                            timeout_s=c.timeout_s, price_table=c.price_table, max_retry_after_s=c.max_retry_after_s)
     model = make_model(c.model, suite, options)
     try:
         check_model(protocol, model)
+        preflight(model, warn=_say)
     except BaseException:
         asyncio.run(model.aclose())
         raise
+    if endpoints_of(model) is None:
+        return model, None
+    workers = getattr(model, "total_concurrency", None) or c.concurrency
+    watch = RequestWatch(window=2 * workers, say=_say)
+    return watched(model, watch), watch
+
+
+def _run(c: EvalConfig, suite: Any, protocol: Any, items: list[Any], by_id: dict[str, Any], run_dir: Path,
+         early: ProcessSink | None, stopper: Stopper) -> tuple[float, Tally, int, str, str | None]:
+    """Make the model and the store, run the attempts not yet graded:
+    (wall s, tally, skipped, status, why it was stopped)."""
+    assert c.model is not None and c.protocol is not None and c.repeats is not None
+    model, watch = _checked_model(c, suite, protocol)
     info_fn = getattr(model, "info", None)
     source_fn = getattr(suite, "data_source", None)  # a suite reading a data file says which one
     data_source = source_fn() if callable(source_fn) else None
@@ -310,6 +384,7 @@ def _run(c: EvalConfig, suite: Any, protocol: Any, items: list[Any], by_id: dict
                  "retry_delay_s": c.retry_delay_s, "max_retry_after_s": c.max_retry_after_s, "limit": c.limit,
                  "item_options": dict(c.item_options), **({"data_source": data_source} if data_source else {})},
         git_revision=git_revision())
+    stopper.install()  # from here on, Ctrl-C stops the run cleanly (its summary is printed)
     try:
         store = _open_store(run_dir, manifest)
     except BaseException:
@@ -344,10 +419,10 @@ def _run(c: EvalConfig, suite: Any, protocol: Any, items: list[Any], by_id: dict
                                            max_retry_after_s=c.max_retry_after_s), seed=c.seed)
         try:
             workers = getattr(model, "total_concurrency", None) or c.concurrency  # --concurrency per endpoint
-            asyncio.run(_drive(engine, work, workers, tally, progress))
+            asyncio.run(_drive(engine, work, workers, tally, progress, stopper, watch))
             status = "completed"
         except (KeyboardInterrupt, asyncio.CancelledError):
-            status = "interrupted"
+            status = "stopped" if watch is not None and watch.reason and not stopper.requested else "interrupted"
         except RuntimeError as exc:  # the grading process or the store failed
             status, failure = "failed", str(exc)
         finally:
@@ -366,4 +441,5 @@ def _run(c: EvalConfig, suite: Any, protocol: Any, items: list[Any], by_id: dict
     if failure is not None:
         raise UserError(failure)
     # the progress line's interval, so that it and the summary print the same rate
-    return tally.elapsed(), tally, len(items) * c.repeats - len(work), status
+    reason = watch.reason if watch is not None and status == "stopped" else None
+    return tally.elapsed(), tally, len(items) * c.repeats - len(work), status, reason

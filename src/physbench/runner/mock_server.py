@@ -7,7 +7,8 @@ default. Fault rules match a substring of the request
 body and play a sequence, one step per matching request (the last step repeats):
 `ok`, `429` (with Retry-After), `500`, `503`, `400`, `401`, `timeout` (no reply for `hang_s`),
 `close` (drop the connection), `malformed` (broken JSON), `length` (half the text, finish_reason
-"length"), `empty` (no content).
+"length"), `empty` (no content). `GET /models` lists `models` (default: "mock"; any name is served),
+or answers with the HTTP error that a rule matching every request ("") plays next.
 
 Run it alone with `python -m physbench.runner.mock_server [--port P] [--config FILE]`; it prints
 `listening http://127.0.0.1:PORT/v1` and serves until stdin closes or it is killed.
@@ -48,6 +49,7 @@ class MockConfig:
     faults: list[FaultRule] = field(default_factory=list)
     record: bool = False  # keep every request body (tests read MockServer.bodies)
     replies: list[tuple[str, str]] = field(default_factory=list)  # (substring of the body, reply text)
+    models: list[str] = field(default_factory=lambda: ["mock"])  # what GET /models lists (any name is served)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "MockConfig":
@@ -55,7 +57,8 @@ class MockConfig:
         return cls(reply=d.get("reply", cls.reply), delay_s=float(d.get("delay_s", 0.0)),
                    retry_after=str(d.get("retry_after", "1")), hang_s=float(d.get("hang_s", 30.0)), faults=faults,
                    record=bool(d.get("record", False)),
-                   replies=[(str(r["match"]), str(r["reply"])) for r in d.get("replies", [])])
+                   replies=[(str(r["match"]), str(r["reply"])) for r in d.get("replies", [])],
+                   models=[str(m) for m in d.get("models", ["mock"])])
 
 
 def _reply_text(request: dict[str, Any], default: str) -> str:
@@ -203,6 +206,9 @@ class MockServer:
         if method == "GET" and path.endswith("/stats"):
             conn.respond(200, json.dumps(dict(self.requests)).encode())
             return
+        if method == "GET" and path.endswith("/models"):
+            self._list_models(conn)
+            return
         if method != "POST" or not path.endswith("/chat/completions"):
             conn.respond(404, b'{"error": {"message": "not found"}}')
             return
@@ -219,6 +225,18 @@ class MockServer:
             self._loop.call_later(self.config.delay_s, self._play, conn, step, body)
         else:
             self._play(conn, step, body)
+
+    def _list_models(self, conn: _Connection) -> None:
+        """GET /models: the configured names, unless a fault rule for every request (match "") says
+        its next step is an HTTP error, which this answers too (without using up the step)."""
+        every = next((rule for rule in self.config.faults if rule.match == ""), None)
+        if every is not None:
+            step = every.sequence[min(every.seen, len(every.sequence) - 1)]
+            if step.isdigit():
+                conn.respond(int(step), json.dumps({"error": {"message": f"mock {step}"}}).encode())
+                return
+        conn.respond(200, json.dumps({"object": "list", "data": [{"id": m, "object": "model", "owned_by": "mock"}
+                                                                 for m in self.config.models]}).encode())
 
     def _play(self, conn: _Connection, step: str, body: bytes) -> None:
         if step == "timeout":
