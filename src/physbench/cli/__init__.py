@@ -55,6 +55,15 @@ for _name in COMMAND_MODULES:
     import_module(f"physbench.cli.{_name}").register(app)
 
 
+_INTERRUPT_SAID: list[bool] = []  # a command that printed its own lines on Ctrl-C says so here
+
+
+def interrupted() -> "typer.Exit":
+    """The exit (130) of a command that has printed what a Ctrl-C left and how to resume."""
+    _INTERRUPT_SAID.append(True)
+    return typer.Exit(code=130)
+
+
 def fail(message: str) -> "typer.Exit":
     """Print one error line on stderr and return an Exit(2) to raise."""
     typer.echo(f"physbench: error: {message}", err=True)
@@ -78,7 +87,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     except _EXIT as exc:
         sys.exit(exc.exit_code)
     except _ABORT:
-        print("physbench: interrupted", file=sys.stderr)
+        print("physbench: interrupted; re-run the same command to resume", file=sys.stderr)
         sys.exit(130)
     except click.exceptions.NoArgsIsHelpError as exc:
         print(exc.format_message(), file=sys.stderr)
@@ -94,7 +103,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"physbench: error: {' '.join(str(exc).split())}", file=sys.stderr)
         sys.exit(2)
     except KeyboardInterrupt:
-        print("physbench: interrupted", file=sys.stderr)
+        print("physbench: interrupted; re-run the same command to resume", file=sys.stderr)
         sys.exit(130)
     except BrokenPipeError:  # e.g. `physbench ... | head`
         sys.exit(0)
@@ -102,4 +111,6 @@ def main(argv: Sequence[str] | None = None) -> None:
         where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
         print(f"physbench: error: cannot use{where}: {exc.strerror or exc}", file=sys.stderr)
         sys.exit(2)
+    if rv == 130 and not _INTERRUPT_SAID:  # typer turns a KeyboardInterrupt into exit 130, silently
+        print("physbench: interrupted; re-run the same command to resume", file=sys.stderr)
     sys.exit(rv if isinstance(rv, int) else 0)

@@ -51,8 +51,10 @@ def register(app: typer.Typer) -> None:
             result = evaluate(EvalConfig(suite="medphys", split="dev", model=spec, limit=limit,
                                          run_dir=str(root / name), quiet=name != "local"))
             if result.status != "completed":
+                from physbench.cli import interrupted
+
                 typer.echo("interrupted: re-run the same command to resume", err=True)
-                raise typer.Exit(code=130)
+                raise interrupted()
             results[name] = result.summary
         report = report_for([str(root / name) for name, _ in MODELS], figures=True)
         write_report(root / "report", report)

@@ -8,6 +8,9 @@ from typing import Optional
 import typer
 
 
+INTERRUPTED_EARLY = "physbench: interrupted; re-run the same command to resume (what was stored is kept)"
+
+
 def normalise_key(raw: bytes) -> bytes:
     """Key bytes from a key file: hex text (e.g. 64 hex digits and a newline) is decoded, anything else
     is taken as raw bytes (the same rule as `physbench medphys split --key-file`)."""
@@ -161,9 +164,14 @@ def register(app: typer.Typer) -> None:
                                                   "(the system and its protocol; same as --option system=NAME)."),
     ) -> None:
         """Run a model on a suite; every graded attempt goes to the run's store at once."""
-        from physbench.core.seeds import check_seed
-        from physbench.runner.evaluate import EvalConfig, evaluate
+        from physbench.cli import interrupted
 
+        try:
+            from physbench.core.seeds import check_seed
+            from physbench.runner.evaluate import EvalConfig, evaluate
+        except KeyboardInterrupt:
+            typer.echo(INTERRUPTED_EARLY, err=True)
+            raise interrupted() from None
         if seed is not None:
             check_seed(seed)
         item_options = (arm_options(arm, data, library_subset) + parse_item_options(option)
@@ -176,7 +184,11 @@ def register(app: typer.Typer) -> None:
                             seed=seed, price_table=price_table,
                             key=key_for(split, key_file), quiet=quiet,
                             item_options=item_options)
-        result = evaluate(config)
+        try:
+            result = evaluate(config)
+        except KeyboardInterrupt:  # before the run's store was opened, or after its summary was read
+            typer.echo(INTERRUPTED_EARLY, err=True)
+            raise interrupted() from None
         if as_json:
             out = dict(result.summary, status=result.status, wall_s=result.wall_s, attempted=result.attempted,
                        skipped=result.skipped, **({"stopped_because": result.reason} if result.reason else {}))
@@ -188,6 +200,6 @@ def register(app: typer.Typer) -> None:
         if result.status == "stopped":
             raise typer.Exit(code=1)  # the endpoint failed every recent request: the run measured nothing more
         if result.status != "completed":
-            raise typer.Exit(code=130)
+            raise interrupted()
         if result.summary["n_done"] == 0 and result.summary["n_errors"]:
             raise typer.Exit(code=1)  # nothing was graded: the run measured nothing

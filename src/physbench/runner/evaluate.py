@@ -245,6 +245,7 @@ class Stopper:
 
     def __init__(self) -> None:
         self.requested = False
+        self.on_stop: list[Any] = []  # called at the first Ctrl-C (a grading process's sink cuts its queue)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._task: asyncio.Task[Any] | None = None
         self._previous: Any = None
@@ -256,6 +257,8 @@ class Stopper:
         if self._loop is not None and self._task is not None and not self._task.done():
             self._loop.call_soon_threadsafe(self._task.cancel)
         if first:
+            for call in self.on_stop:
+                call()
             print("physbench: stopping: storing what was answered (the run resumes where it stopped)",
                   file=sys.stderr, flush=True)
 
@@ -335,7 +338,10 @@ def evaluate(c: EvalConfig) -> EvalResult:
             summary = summarise(reader)
     finally:
         stopper.restore()
-    return EvalResult(run_dir=run_dir, summary=summary, status=status, attempted=tally.done + tally.errors,
+    attempted = tally.done + tally.errors
+    if status != "completed":  # attempts dropped on the way to the store are not counted as run
+        attempted = min(attempted, max(0, int(summary["n_done"]) + int(summary["n_errors"]) - skipped))
+    return EvalResult(run_dir=run_dir, summary=summary, status=status, attempted=attempted,
                       skipped=skipped, wall_s=wall, reason=reason)
 
 
@@ -412,6 +418,8 @@ def _run(c: EvalConfig, suite: Any, protocol: Any, items: list[Any], by_id: dict
             sink = make_sink(suite, store, by_id, inline=inline)
         if not isinstance(sink, ProcessSink):  # a grading process stores the items itself, off the event loop
             store.write_items(items)
+        else:
+            stopper.on_stop.append(sink.cut)
         progress = make_progress(f"{c.suite} x {c.model}", quiet=c.quiet)  # after the fork: rich runs a thread
         engine = Engine(model=model, protocol=protocol, sink=sink,
                         sampling={"temperature": c.temperature, "max_tokens": c.max_tokens},
@@ -420,7 +428,7 @@ def _run(c: EvalConfig, suite: Any, protocol: Any, items: list[Any], by_id: dict
         try:
             workers = getattr(model, "total_concurrency", None) or c.concurrency  # --concurrency per endpoint
             asyncio.run(_drive(engine, work, workers, tally, progress, stopper, watch))
-            status = "completed"
+            status = "interrupted" if stopper.requested else "completed"  # a Ctrl-C as it ended: some not stored
         except (KeyboardInterrupt, asyncio.CancelledError):
             status = "stopped" if watch is not None and watch.reason and not stopper.requested else "interrupted"
         except RuntimeError as exc:  # the grading process or the store failed
@@ -438,6 +446,8 @@ def _run(c: EvalConfig, suite: Any, protocol: Any, items: list[Any], by_id: dict
             store.end_session(status, tally.done + tally.errors)
     finally:
         store.close()
+    if stopper.requested and status == "completed":
+        status = "interrupted"  # the Ctrl-C came as the last attempts were stored: some may have been dropped
     if failure is not None:
         raise UserError(failure)
     # the progress line's interval, so that it and the summary print the same rate
