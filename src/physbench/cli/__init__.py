@@ -23,7 +23,7 @@ _ABORT = tuple({typer.Abort, getattr(click.exceptions, "Abort", typer.Abort)})
 
 # one module per noun; each owns its commands
 COMMAND_MODULES = ("grade", "eval_cmd", "report_cmd", "view_cmd", "medphys_cmd", "sandbox_cmd", "planning_cmd",
-                   "research_cmd", "demo_cmd", "export_cmd", "clincalc_cmd")
+                   "research_cmd", "demo_cmd", "export_cmd", "clincalc_cmd", "mock_cmd")
 
 app = typer.Typer(
     name="physbench",

@@ -197,6 +197,7 @@ class MockServer:
         self._server: asyncio.base_events.Server | None = None
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
+        self._error: OSError | None = None
 
     @property
     def base_url(self) -> str:
@@ -205,6 +206,9 @@ class MockServer:
     def handle(self, conn: _Connection, method: str, path: str, body: bytes) -> None:
         if method == "GET" and path.endswith("/stats"):
             conn.respond(200, json.dumps(dict(self.requests)).encode())
+            return
+        if method == "GET" and path.rstrip("/") in ("", "/v1"):
+            conn.respond(200, b'{"object": "physbench mock server", "see": "/v1/models"}')
             return
         if method == "GET" and path.endswith("/models"):
             self._list_models(conn)
@@ -283,7 +287,13 @@ class MockServer:
         def run() -> None:
             loop = asyncio.new_event_loop()
             asyncio.set_event_loop(loop)
-            loop.run_until_complete(self._serve())
+            try:
+                loop.run_until_complete(self._serve())
+            except OSError as exc:  # the port is taken: start() raises it
+                self._error = exc
+                self._ready.set()
+                loop.close()
+                return
             loop.run_forever()
             loop.run_until_complete(loop.shutdown_asyncgens())
             loop.close()
@@ -292,6 +302,9 @@ class MockServer:
         self._thread.start()
         if not self._ready.wait(10):
             raise RuntimeError("mock server did not start")
+        if self._error is not None:
+            self._loop = None
+            raise self._error
         return self
 
     def stop(self) -> None:
