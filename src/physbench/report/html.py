@@ -41,5 +41,5 @@ def render_html(sections: Sequence[Section], figures: Mapping[str, bytes], model
         figs = [{"caption": names.get(k, k), "data": base64.b64encode(figures[k]).decode("ascii")}
                 for k in s.figures if k in figures]
         view.append({"anchor": _anchor(s.key, used), "title": s.title, "note": s.note, "text": s.text,
-                     "tables": s.tables, "figures": figs})
+                     "tables": s.tables, "figures": figs, "level": 3 if s.level >= 3 else 2})
     return env.get_template("report.html.j2").render(sections=view, models=models, version=__version__)
