@@ -154,6 +154,9 @@ def register(app: typer.Typer) -> None:
         seed: Optional[int] = typer.Option(None, "--seed", help="Base sampling seed, varied per item and repeat."),
         price_table: Optional[str] = typer.Option(None, "--price-table",
                                                   help="JSON of USD per million tokens by model."),
+        label: Optional[str] = typer.Option(None, "--label",
+                                            help="The run's name in reports and the viewer (default: the model "
+                                                 "spec, cut to 32 characters)."),
         as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
         quiet: bool = typer.Option(False, "--quiet", help="No progress display."),
         option: Optional[list[str]] = typer.Option(None, "--option",
@@ -183,7 +186,7 @@ def register(app: typer.Typer) -> None:
                             max_attempts=max_attempts, retry_delay_s=retry_delay, max_retry_after_s=max_retry_after,
                             seed=seed, price_table=price_table,
                             key=key_for(split, key_file), quiet=quiet,
-                            item_options=item_options)
+                            item_options=item_options, label=label)
         try:
             result = evaluate(config)
         except KeyboardInterrupt:  # before the run's store was opened, or after its summary was read

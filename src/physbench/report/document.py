@@ -16,6 +16,7 @@ from physbench.report.sections_generic import (
     outcomes_section, pairwise_section, repeats_section, run_detail_sections, runs_section,
 )
 from physbench.report.tables import Section
+from physbench.report.verdict import verdict_rows, verdict_section
 
 
 @dataclass
@@ -36,14 +37,14 @@ def suite_reports(doc: Mapping[str, Any]) -> list[SuiteReport]:
 def sections_of(doc: Mapping[str, Any]) -> list[Section]:
     """The report's sections in reading order; a section without data carries its one-line note.
 
-    Runs first; then each suite's lead sections (its headline numbers); the generic pairwise
+    The verdict and the runs first; then each suite's lead sections (its headline numbers); the generic pairwise
     comparison; each suite's other sections; repeated runs, outcomes, and the runs in detail.
     """
     a, notes = doc["analyses"], doc["notes"]
     reports = [(rep, a.get(rep.suite)) for rep in suite_reports(doc)]
     suite_outcomes = {o: text for rep, _ in reports for o, text in rep.outcomes.items()}
     grouped = {rep.suite for rep, data in reports if data is not None and rep.breaks_down_groups}
-    out = [runs_section(doc["runs"], doc["models"])]
+    out = [verdict_section(a.get("verdict")), runs_section(doc["runs"], doc["models"])]
     if len([1 for _, data in reports if data is not None]) > 1:  # several suites: each under its own part
         out += [pairwise_section(a.get("pairwise"), notes.get("pairwise")),
                 repeats_section(a.get("repeats"), a.get("consistency"), notes.get("repeats")),
@@ -95,6 +96,7 @@ def build_report(runset: RunSet, *, figures: bool = True) -> Report:
     from physbench.report.figures import captions, make_figures
 
     doc: dict[str, Any] = {"runs": [r.summary for r in runset.runs], **analyse(runset)}
+    doc["analyses"]["verdict"] = verdict_rows(runset.models)
     reports = suite_reports(doc)
     return Report(doc, sections_of(doc), make_figures(doc["analyses"], reports) if figures else {}, captions(reports))
 

@@ -60,6 +60,7 @@ class EvalConfig:
     quiet: bool = False
     grade_inline: bool | None = None  # None: a forked grading process where the platform allows
     item_options: tuple[tuple[str, str], ...] = ()  # a suite's own item options (`--option NAME=VALUE`)
+    label: str | None = None  # the run's name in reports and the viewer (`--label`); default: from the model spec
 
     def __repr__(self) -> str:  # keep the key out of any traceback or log
         return f"EvalConfig(suite={self.suite!r}, split={self.split!r}, model={self.model!r})"
@@ -102,6 +103,8 @@ def _check_options(c: EvalConfig) -> None:
         raise UserError("--split test needs --key-file")
     if c.split == "dev" and c.key is not None:
         raise UserError(DEV_KEY_ERROR)
+    if c.label is not None and not (c.label.strip() and c.label.isprintable() and len(c.label) <= 80):
+        raise UserError("--label must be 1 to 80 printable characters")
     if base_urls(c.base_url) and not (c.model or "").startswith("openai/"):
         raise UserError("--base-url applies to openai/NAME models only")
 
@@ -388,7 +391,8 @@ def _run(c: EvalConfig, suite: Any, protocol: Any, items: list[Any], by_id: dict
         model_info=info_fn() if callable(info_fn) else {}, base_url=getattr(model, "base_url", None),
         options={"concurrency": c.concurrency, "timeout_s": c.timeout_s, "max_attempts": c.max_attempts,
                  "retry_delay_s": c.retry_delay_s, "max_retry_after_s": c.max_retry_after_s, "limit": c.limit,
-                 "item_options": dict(c.item_options), **({"data_source": data_source} if data_source else {})},
+                 "item_options": dict(c.item_options), **({"data_source": data_source} if data_source else {}),
+                 **({"label": c.label} if c.label else {})},
         git_revision=git_revision())
     stopper.install()  # from here on, Ctrl-C stops the run cleanly (its summary is printed)
     try:
