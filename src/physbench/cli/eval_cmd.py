@@ -21,16 +21,16 @@ def normalise_key(raw: bytes) -> bytes:
 
 
 def _read_key(path: str) -> bytes:
-    """The test-split key; errors never name the file, so its path stays out of logs."""
+    """The test-split key; an error names the file and why (never its content)."""
     from physbench.core.errors import UserError
 
     try:
         with open(path, "rb") as fh:
             key = fh.read(1 << 16)
-    except OSError:
-        raise UserError("cannot read the file given by --key-file") from None
+    except OSError as exc:
+        raise UserError(f"--key-file {path!r}: cannot read it ({(exc.strerror or type(exc).__name__).lower()})") from None
     if not key.strip():
-        raise UserError("the file given by --key-file is empty")
+        raise UserError(f"--key-file {path!r} is empty")
     return normalise_key(key)
 
 

@@ -352,7 +352,20 @@ def _say(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
-def _checked_model(c: EvalConfig, suite: Any, protocol: Any) -> tuple[Any, RequestWatch | None]:
+def _check_replay(model: Any, items: list[Any]) -> None:
+    """A replay file that answers none of the run's items would only record errors: refused."""
+    ids_of = getattr(model, "item_ids", None)
+    if not callable(ids_of):
+        return
+    answered = ids_of()
+    if not any(item.id in answered for item in items):
+        theirs = sorted(answered)[0] if answered else "none"
+        raise UserError(f"{getattr(model, 'spec', 'the replay file')[:120]} answers none of the {len(items)} items "
+                        f"of this run (it has ids like {theirs[:60]!r}, the run {items[0].id[:60]!r}); "
+                        "check the suite, --split and --limit")
+
+
+def _checked_model(c: EvalConfig, suite: Any, protocol: Any, items: list[Any]) -> tuple[Any, RequestWatch | None]:
     """The model, checked against the protocol and (an endpoint) probed before anything is stored;
     an endpoint model comes back watched (models/watch.py)."""
     assert c.model is not None
@@ -361,6 +374,7 @@ def _checked_model(c: EvalConfig, suite: Any, protocol: Any) -> tuple[Any, Reque
     model = make_model(c.model, suite, options)
     try:
         check_model(protocol, model)
+        _check_replay(model, items)
         preflight(model, warn=_say)
     except BaseException:
         asyncio.run(model.aclose())
@@ -377,7 +391,7 @@ def _run(c: EvalConfig, suite: Any, protocol: Any, items: list[Any], by_id: dict
     """Make the model and the store, run the attempts not yet graded:
     (wall s, tally, skipped, status, why it was stopped)."""
     assert c.model is not None and c.protocol is not None and c.repeats is not None
-    model, watch = _checked_model(c, suite, protocol)
+    model, watch = _checked_model(c, suite, protocol, items)
     info_fn = getattr(model, "info", None)
     source_fn = getattr(suite, "data_source", None)  # a suite reading a data file says which one
     data_source = source_fn() if callable(source_fn) else None
