@@ -8,8 +8,17 @@ from typing import Optional
 import typer
 
 
+FORMATS = {".jsonl": "jsonl", ".parquet": "parquet"}
+
+
 def _format(fmt: Optional[str], out: str) -> str:
-    return fmt or ("parquet" if out.lower().endswith(".parquet") else "jsonl")
+    from physbench.cli.outputs import out_format
+
+    if fmt is not None and fmt not in FORMATS.values():
+        from physbench.core.errors import UserError
+
+        raise UserError(f"unknown export format {fmt!r}; choose jsonl or parquet")
+    return out_format(out, FORMATS, fmt)
 
 
 def register(app: typer.Typer) -> None:
@@ -32,12 +41,13 @@ def register(app: typer.Typer) -> None:
         from physbench.export.rows import item_row, write_rows
         from physbench.runner.evaluate import EvalConfig, load_items
 
+        chosen = _format(fmt, out)  # an unknown suffix is refused before any item is made
         config = EvalConfig(suite=suite, split=split, limit=limit, key=key_for(split, key_file),
                             item_options=parse_item_options(option))
         items = load_items(config)
         keyed = config.key is not None
         n = write_rows((item_row(i, split=split, with_reference=include_reference or not keyed) for i in items),
-                       Path(out), _format(fmt, out))
+                       Path(out), chosen)
         typer.echo(f"wrote {n} items of {suite} ({split}) to {out}")
 
     @app.command("export-results")
@@ -50,8 +60,8 @@ def register(app: typer.Typer) -> None:
         from physbench.export.rows import result_row, write_rows
         from physbench.runner.store import open_run
 
+        chosen = _format(fmt, out)
         with open_run(Path(run_dir)) as reader:
             m = reader.manifest
-            n = write_rows((result_row(r, m.run_id, m.model_spec) for r in reader.results()), Path(out),
-                           _format(fmt, out))
+            n = write_rows((result_row(r, m.run_id, m.model_spec) for r in reader.results()), Path(out), chosen)
         typer.echo(f"wrote {n} attempts of run {m.run_id} to {out}")
