@@ -81,6 +81,9 @@ def _no_such_option(exc: "click.exceptions.NoSuchOption") -> str:
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: every user error ends as one line on stderr and exit code 2."""
     command = typer.main.get_command(app)
+    from physbench.cli.help_text import tidy
+
+    tidy(command)  # examples, plain metavars, whole summaries (cli/help_text.py)
     try:
         rv = command.main(args=list(argv) if argv is not None else None, prog_name="physbench",
                           standalone_mode=False)

@@ -116,14 +116,18 @@ def register(app: typer.Typer) -> None:
     @app.command("eval")
     def eval_command(
         suite: str = typer.Argument(..., help="Suite name, e.g. medphys."),
-        split: str = typer.Option("dev", "--split", help="dev (public) or test (needs --key-file)."),
+        split: str = typer.Option("dev", "--split", help="Which items: dev (public), test or test-half (need --key-file), or "
+                                                "targeted:GEN:LEVEL:MODE[:N[:START]] (medphys)."),
         model: Optional[str] = typer.Option(None, "--model",
-                                            help="openai/NAME, local (the default), oracle, constant:TEXT, "
-                                                 "replay:FILE, or a suite's model; none where the protocol calls no model."),
+                                            help="Who answers: openai/NAME (an OpenAI-compatible server), local "
+                                                 "(the embedded model, the default), oracle, constant:TEXT, "
+                                                 "replay:FILE, none (a protocol that calls no model), or medphys's "
+                                                 "nocalc and mode:NAME."),
         base_url: Optional[list[str]] = typer.Option(None, "--base-url",
-                                                     help="OpenAI-compatible endpoint, e.g. http://host:8000/v1; "
-                                                          "repeat it to spread requests over several servers, "
-                                                          "or give @FILE with one URL per line."),
+                                                     help="The OpenAI-compatible endpoint (default: $OPENAI_BASE_URL, else "
+                                                          "https://api.openai.com/v1), e.g. http://127.0.0.1:8011/v1 "
+                                                          "from `physbench mock-server`; repeat it to spread requests "
+                                                          "over several servers, or give @FILE with one URL per line."),
         api_key_env: Optional[str] = typer.Option(None, "--api-key-env",
                                                   help="Variable holding the API key (default OPENAI_API_KEY)."),
         limit: Optional[int] = typer.Option(None, "--limit", help="Only N items (a suite may spread them over its groups)."),
@@ -137,13 +141,22 @@ def register(app: typer.Typer) -> None:
         max_tokens: Optional[int] = typer.Option(None, "--max-tokens",
                                                  help="Output token limit (default: the model's)."),
         protocol: Optional[str] = typer.Option(None, "--protocol",
-                                               help="How the model is asked (default: the suite's or the arm's, else direct)."),
-        arm: Optional[str] = typer.Option(None, "--arm", help="A suite's arm, e.g. program-solve for clincalc: "
-                                                              "its prompts and its protocol."),
-        data: Optional[str] = typer.Option(None, "--data", help="A suite's dataset file (or hub), e.g. the "
-                                                                "MedCalc-Bench Verified test split for clincalc."),
+                                               help="How the model is asked: direct, two-step, checkpoints-self, "
+                                                    "checkpoints-oracle, program (program:vote=K, program:repair=N) "
+                                                    "or agent (default: the suite's or the arm's, else direct)."),
+        arm: Optional[str] = typer.Option(None, "--arm", help="A clincalc arm (its prompts and its protocol): note-only, "
+                                                              "note-only-gold, page-without-formula, open-book-arithmetic, "
+                                                              "extract-solve-library, gold-solve-library, "
+                                                              "extract-solve-recalled, formulate-solve-tree, program-solve, "
+                                                              "program-solve-syntax, blind-program-solve, blind-vote, "
+                                                              "blind-repair, blind-repair-vote, gold-first-program, "
+                                                              "gold-first-arithmetic, extract-first-program, "
+                                                              "extract-first-arithmetic."),
+        data: Optional[str] = typer.Option(None, "--data", help="A suite's data file: for clincalc a MedCalc-Bench "
+                                                                "Verified CSV or parquet (your copy of the test split), "
+                                                                "one-shot (shipped) or hub."),
         library_subset: Optional[str] = typer.Option(None, "--library-subset",
-                                                     help="clincalc: restrict the library to the calculator ids "
+                                                     help="Restrict clincalc's library to the calculator ids "
                                                           "listed in FILE."),
         key_file: Optional[str] = typer.Option(None, "--key-file", help="Secret key of the test split."),
         timeout: float = typer.Option(600.0, "--timeout", help="Seconds per request before it counts as timed out."),
@@ -163,8 +176,8 @@ def register(app: typer.Typer) -> None:
                                                    help="A suite's item option NAME=VALUE (repeatable), "
                                                         "e.g. mode=checkpoints-oracle for research."),
         system: Optional[str] = typer.Option(None, "--system",
-                                             help="planning: controller, arithmetic, interpreter or agent "
-                                                  "(the system and its protocol; same as --option system=NAME)."),
+                                             help="The planning system: controller, arithmetic, interpreter or "
+                                                  "agent (its protocol too; same as --option system=NAME)."),
     ) -> None:
         """Run a model on a suite; every graded attempt goes to the run's store at once."""
         from physbench.cli import interrupted
