@@ -10,7 +10,6 @@ import typer
 BASELINE_CONSTANT = ('constant:\\boxed{100 cGy} ```json {"verdict": "correct", "first_error_step": null, '
                      '"corrected_result": null}```')  # one fixed reply: a dose for calculations, "correct" for checks
 MODELS = (("local", "local"), ("nocalc", "nocalc"), ("constant", BASELINE_CONSTANT))  # (run label, spec)
-BASELINES = ("nocalc", "constant")
 
 
 def _share(summary: dict, kinds: tuple[str, ...]) -> str:
@@ -31,19 +30,22 @@ def statement(results: dict[str, dict]) -> list[str]:
             "using only where it clearly beats both (intervals and tests in the report)."]
 
 
-def conclusion(rows: list[dict], model: str = "local") -> list[str]:
+def conclusion(rows: list[dict], model: str = "local", nocalc: str = "nocalc", constant: str = "constant") -> list[str]:
     """The demo's last lines: in plain words, whether the model can be told apart from the baselines
-    on each item kind (exact McNemar on the same items, Holm; report/verdict.py), then the details."""
+    on each item kind (exact McNemar on the same items, Holm; report/verdict.py), then the details.
+    The names are the runs' labels in the report."""
     from physbench.report.verdict import apart, model_sentences, pair_of
 
+    baselines = (nocalc, constant)
     kinds = [r for r in rows if any(m["model"] == model for m in r["models"])]
 
     def correct(row: dict, name: str) -> int:
         return next((m["n_correct"] for m in row["models"] if m["model"] == name), 0)
 
     ahead = [r["kind"] for r in kinds if all(apart(pair_of(r, model, b), r["alpha"]) and
-                                              correct(r, model) > correct(r, b) for b in BASELINES)]
-    like_constant = [r["kind"] for r in kinds if not apart(pair_of(r, model, "constant"), r["alpha"])]
+                                              correct(r, model) > correct(r, b) for b in baselines)]
+    like_constant = [r["kind"] for r in kinds if pair_of(r, model, constant) is not None
+                     and not apart(pair_of(r, model, constant), r["alpha"])]
     test = "exact McNemar tests on the same items, Holm"
     if ahead:
         head = f"Conclusion: the model is ahead of both baselines on {', '.join(ahead)} ({test})"
@@ -85,6 +87,8 @@ def register(app: typer.Typer) -> None:
             results[name] = result.summary
         report = report_for([str(root / name) for name, _ in MODELS], figures=True)
         write_report(root / "report", report)
-        for line in statement(results) + conclusion(report.doc["analyses"]["verdict"]):
+        label = {Path(m["run_dir"]).name: m["label"] for m in report.doc["models"]}  # older runs: spec labels
+        for line in statement(results) + conclusion(report.doc["analyses"]["verdict"], label["local"],
+                                                    label["nocalc"], label["constant"]):
             typer.echo(line)
         typer.echo(f"report: {root / 'report' / 'report.html'} (and report.md beside it)")
