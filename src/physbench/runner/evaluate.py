@@ -22,10 +22,10 @@ from typing import Any, Iterator
 from physbench.core.errors import UserError
 from physbench.core.hashing import item_set_hash
 from physbench.core.registry import get_suite
-from physbench.models.factory import ModelOptions, base_urls, make_model
-from physbench.models.preflight import endpoints_of, preflight
-from physbench.models.watch import RequestWatch, watched
-from physbench.protocols import calls_model, check_model, check_model_spec, get_protocol
+from physbench.models.factory import base_urls
+from physbench.runner.model_check import checked_model
+from physbench.runner.stopping import Stopper
+from physbench.protocols import calls_model, check_model_spec, get_protocol
 from physbench.runner.engine import Engine
 from physbench.runner.manifest import Manifest, git_revision
 from physbench.runner.progress import Tally, make_progress
@@ -216,7 +216,7 @@ def _frozen_heap() -> Iterator[None]:
 
 
 async def _drive(engine: Engine, work: list[Any], concurrency: int, tally: Tally, progress: Any,
-                 stopper: Stopper, watch: RequestWatch | None) -> None:
+                 stopper: Stopper, watch: Any) -> None:
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
     try:
@@ -239,49 +239,6 @@ async def _drive(engine: Engine, work: list[Any], concurrency: int, tally: Tally
         await engine.model.aclose()
     if stopper.requested:
         raise asyncio.CancelledError  # a Ctrl-C that came as the run ended: interrupted all the same
-
-
-class Stopper:
-    """Ctrl-C while a run's store is open: the first one cancels the run's task (the run then stores
-    what was answered, prints its summary and exits 130); no KeyboardInterrupt is ever raised in the
-    middle of a write, so a further Ctrl-C while the run winds down changes nothing."""
-
-    def __init__(self) -> None:
-        self.requested = False
-        self.on_stop: list[Any] = []  # called at the first Ctrl-C (a grading process's sink cuts its queue)
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._task: asyncio.Task[Any] | None = None
-        self._previous: Any = None
-        self._installed = False
-
-    def __call__(self, signum: int, frame: Any) -> None:
-        first = not self.requested
-        self.requested = True
-        if self._loop is not None and self._task is not None and not self._task.done():
-            self._loop.call_soon_threadsafe(self._task.cancel)
-        if first:
-            for call in self.on_stop:
-                call()
-            print("physbench: stopping: storing what was answered (the run resumes where it stopped)",
-                  file=sys.stderr, flush=True)
-
-    def attach(self, loop: asyncio.AbstractEventLoop, task: asyncio.Task[Any] | None) -> None:
-        self._loop, self._task = loop, task
-
-    def detach(self) -> None:
-        self._loop = self._task = None
-
-    def install(self) -> None:
-        try:
-            self._previous = signal.signal(signal.SIGINT, self)
-            self._installed = True
-        except ValueError:  # not the main thread: Ctrl-C is not ours to handle
-            pass
-
-    def restore(self) -> None:
-        if self._installed:
-            signal.signal(signal.SIGINT, self._previous)
-            self._installed = False
 
 
 def settle_sampling(protocol: Any, c: EvalConfig) -> dict[str, Any] | None:
@@ -348,50 +305,12 @@ def evaluate(c: EvalConfig) -> EvalResult:
                       skipped=skipped, wall_s=wall, reason=reason)
 
 
-def _say(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
-
-
-def _check_replay(model: Any, items: list[Any]) -> None:
-    """A replay file that answers none of the run's items would only record errors: refused."""
-    ids_of = getattr(model, "item_ids", None)
-    if not callable(ids_of):
-        return
-    answered = ids_of()
-    if not any(item.id in answered for item in items):
-        theirs = sorted(answered)[0] if answered else "none"
-        raise UserError(f"{getattr(model, 'spec', 'the replay file')[:120]} answers none of the {len(items)} items "
-                        f"of this run (it has ids like {theirs[:60]!r}, the run {items[0].id[:60]!r}); "
-                        "check the suite, --split and --limit")
-
-
-def _checked_model(c: EvalConfig, suite: Any, protocol: Any, items: list[Any]) -> tuple[Any, RequestWatch | None]:
-    """The model, checked against the protocol and (an endpoint) probed before anything is stored;
-    an endpoint model comes back watched (models/watch.py)."""
-    assert c.model is not None
-    options = ModelOptions(base_url=c.base_url, api_key_env=c.api_key_env, concurrency=c.concurrency,
-                           timeout_s=c.timeout_s, price_table=c.price_table, max_retry_after_s=c.max_retry_after_s)
-    model = make_model(c.model, suite, options)
-    try:
-        check_model(protocol, model)
-        _check_replay(model, items)
-        preflight(model, warn=_say)
-    except BaseException:
-        asyncio.run(model.aclose())
-        raise
-    if endpoints_of(model) is None:
-        return model, None
-    workers = getattr(model, "total_concurrency", None) or c.concurrency
-    watch = RequestWatch(window=2 * workers, say=_say)
-    return watched(model, watch), watch
-
-
 def _run(c: EvalConfig, suite: Any, protocol: Any, items: list[Any], by_id: dict[str, Any], run_dir: Path,
          early: ProcessSink | None, stopper: Stopper) -> tuple[float, Tally, int, str, str | None]:
     """Make the model and the store, run the attempts not yet graded:
     (wall s, tally, skipped, status, why it was stopped)."""
     assert c.model is not None and c.protocol is not None and c.repeats is not None
-    model, watch = _checked_model(c, suite, protocol, items)
+    model, watch = checked_model(c, suite, protocol, items)
     info_fn = getattr(model, "info", None)
     source_fn = getattr(suite, "data_source", None)  # a suite reading a data file says which one
     data_source = source_fn() if callable(source_fn) else None
