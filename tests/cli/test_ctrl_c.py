@@ -104,6 +104,8 @@ def _spec(kind: str, replay_file: Path, mock_server) -> tuple[str, tuple[str, ..
         return "constant:\\boxed{1 cGy}", ()
     if kind == "replay":
         return f"replay:{replay_file}", ()
+    if kind in ("nocalc", "mode:isocentric_isq_omitted"):  # medphys's own scripted models
+        return kind, ()
     server = mock_server(delay_s=0.005)
     return "openai/mock", ("--base-url", server.base_url, "--concurrency", "32")
 
@@ -118,6 +120,8 @@ def _spec(kind: str, replay_file: Path, mock_server) -> tuple[str, tuple[str, ..
     pytest.param("replay", "starting", marks=pytest.mark.slow),
     ("endpoint", "mid-run"),
     pytest.param("endpoint", "store-open", marks=pytest.mark.slow),
+    pytest.param("nocalc", "mid-run", marks=pytest.mark.slow),
+    pytest.param("mode:isocentric_isq_omitted", "mid-run", marks=pytest.mark.slow),
 ])
 def test_ctrl_c_stops_within_2_s_says_how_to_resume_and_the_resume_is_exact(tmp_path, replay_file, mock_server,
                                                                             kind, moment):

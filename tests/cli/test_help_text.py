@@ -54,3 +54,22 @@ def test_eval_lists_the_values_of_its_choices(cli):
     for name in (*PROTOCOLS, *ARMS, "dev", "test-half", "oracle", "constant:TEXT", "replay:FILE", "nocalc",
                  "mode:NAME", "https://api.openai.com/v1"):
         assert name in text, name
+
+
+def test_help_texts_start_with_a_capital_unless_they_start_with_a_value():
+    from physbench.cli.help_text import PROSE_STARTS
+
+    root = typer.main.get_command(app)
+    tidy(root)
+    lower = []
+
+    def walk(cmd):
+        for p in getattr(cmd, "params", ()):
+            h = getattr(p, "help", None) or ""
+            if h[:1].islower() and h.split(" ", 1)[0].lower() in PROSE_STARTS:
+                lower.append(h)
+        for sub in (getattr(cmd, "commands", None) or {}).values():
+            walk(sub)
+
+    walk(root)
+    assert lower == []

@@ -52,8 +52,17 @@ METAVARS: dict[str, str] = {
     "retry_delay": "SECONDS", "max_retry_after": "SECONDS", "seed": "N", "price_table": "FILE", "key_file": "FILE",
     "data": "FILE", "library_subset": "FILE", "option": "NAME=VALUE", "out": "PATH", "port": "PORT",
     "params": "FILE", "config": "FILE", "reply": "TEXT", "label": "NAME", "draws": "N", "per_calculator": "N",
-    "benchmark_version": "VERSION", "responses": "FILE", "entities": "TEXT", "doc": "FILE",
+    "benchmark_version": "VERSION", "responses": "FILE", "entities": "TEXT", "doc": "FILE", "problems": "DIR",
 }
+
+
+# help texts start with a capital, except where they start with a literal value (`dev, test...`)
+PROSE_STARTS = frozenset({"a", "an", "the", "print", "problem", "one", "only", "which", "where", "what"})
+
+
+def _capitalised(text: str) -> str:
+    first = text.split(" ", 1)[0].lower()
+    return text[:1].upper() + text[1:] if first in PROSE_STARTS and text[:1].islower() else text
 
 
 def _sentence(text: str) -> str:
@@ -64,8 +73,10 @@ def _sentence(text: str) -> str:
 
 
 def tidy(command: Any, path: tuple[str, ...] = ()) -> None:
-    """Apply the examples, metavars and whole summaries to `command` and everything under it."""
+    """Apply the examples, metavars, capitals and whole summaries to `command` and everything under it."""
     for param in getattr(command, "params", ()):
+        if getattr(param, "help", None):
+            param.help = _capitalised(param.help)
         if getattr(param, "param_type_name", "") == "argument":
             param.metavar = name = (param.name or "value").upper()
             usage = (name if param.required else f"[{name}]") + ("..." if param.nargs != 1 else "")
