@@ -126,3 +126,32 @@ def test_the_mock_lists_its_models(mock_server):
     with urllib.request.urlopen(f"{server.base_url}/models", timeout=5) as response:
         assert [m["id"] for m in json.load(response)["data"]] == ["a", "b"]
     assert sum(server.requests.values()) == 0  # a listing is not a chat request
+
+
+def test_an_unreachable_endpoint_off_this_machine_without_a_key_is_still_one_line(tmp_path):
+    """The no-key warning waits for the endpoint to answer: a wrong endpoint is one line, the cause."""
+    env = {k: v for k, v in _env().items() if k != "OPENAI_API_KEY"}
+    r = subprocess.run([sys.executable, str(LAUNCH), "eval", "medphys", "--model", "openai/mock", "--base-url",
+                        "http://127.0.0.2:1/v1", "--limit", "2", "--run-dir", str(tmp_path / "run")],
+                       capture_output=True, text=True, timeout=60, cwd=tmp_path, env=env)
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot reach http://127.0.0.2:1/v1" in lines[0], r.stderr
+
+
+def test_a_models_own_warning_is_printed_once_the_model_is_checked(tmp_path, monkeypatch, capsys):
+    """What the model says as it is made (e.g. no key set) is held back only until the checks pass."""
+    import importlib
+
+    from physbench.models.scripted import ConstantModel
+    from physbench.runner.evaluate import EvalConfig, evaluate
+
+    module = importlib.import_module("physbench.runner.model_check")
+
+    def make(spec, suite, options):
+        print("physbench: warning: a word from the model", file=sys.stderr)
+        return ConstantModel("1 cGy")
+
+    monkeypatch.setattr(module, "make_model", make)
+    evaluate(EvalConfig(suite="medphys", model="constant:1 cGy", limit=1, run_dir=str(tmp_path / "run"), quiet=True))
+    assert capsys.readouterr().err.count("physbench: warning: a word from the model") == 1

@@ -5,6 +5,8 @@ model comes back watched, so that a run whose requests all fail stops with the r
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import io
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -41,7 +43,13 @@ def checked_model(c: "EvalConfig", suite: Any, protocol: Any, items: list[Any]) 
     assert c.model is not None
     options = ModelOptions(base_url=c.base_url, api_key_env=c.api_key_env, concurrency=c.concurrency,
                            timeout_s=c.timeout_s, price_table=c.price_table, max_retry_after_s=c.max_retry_after_s)
-    model = make_model(c.model, suite, options)
+    held = io.StringIO()  # the model's own warnings (e.g. no key set) wait until the endpoint has answered,
+    try:  # so that a wrong endpoint is one line naming the cause
+        with contextlib.redirect_stderr(held):
+            model = make_model(c.model, suite, options)
+    except BaseException:
+        sys.stderr.write(held.getvalue())
+        raise
     try:
         check_model(protocol, model)
         _check_replay(model, items)
@@ -49,6 +57,7 @@ def checked_model(c: "EvalConfig", suite: Any, protocol: Any, items: list[Any]) 
     except BaseException:
         asyncio.run(model.aclose())
         raise
+    sys.stderr.write(held.getvalue())
     if endpoints_of(model) is None:
         return model, None
     workers = getattr(model, "total_concurrency", None) or c.concurrency
