@@ -43,11 +43,14 @@ def run() -> NoReturn:
     """Tune the collector, import and run the command line, and end the process with its exit code."""
     thresholds = gc.get_threshold()
     gc.set_threshold(max(thresholds[0], YOUNG_THRESHOLD), thresholds[1], thresholds[2])
-    from physbench.cli import main
-
-    gc.freeze()
     try:
+        from physbench.cli import main
+
+        gc.freeze()
         main()
     except SystemExit as exc:
         _finish(_exit_code(exc.code))
+    except KeyboardInterrupt:  # a Ctrl-C while the command line is still being imported
+        print("physbench: interrupted; re-run the same command to resume", file=sys.stderr)
+        _finish(130)
     _finish(0)

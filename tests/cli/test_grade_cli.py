@@ -140,3 +140,9 @@ def test_empty_binary_or_directory_input_is_refused_not_graded(_run, tmp_path):
         _fails_with_one_line(r)
     assert "directory" in _run("--reference", "1 Gy", "--band", "1%", str(tmp_path)).stderr
     _fails_with_one_line(_run("--reference", "1 Gy", "--band", "1%", stdin=""))
+
+
+def test_a_reference_value_too_large_for_a_number_says_so_not_the_unit(cli):
+    """Issue 36 item 8: '1e400 cGy' was blamed on its unit."""
+    r = cli("grade", "--reference", "1e400 cGy", "--band", "1%", "-")
+    assert r.returncode == 2 and "too large to be a number" in r.stderr and "unit" not in r.stderr

@@ -12,7 +12,7 @@ A block is skipped only by the line `<!-- readme-test: skip (why) -->` right bef
 Everything else runs offline against two loopback mock servers (127.0.0.1), through the small table
 `SUBSTITUTIONS` below, which says for each rewrite why it is needed; files the README says are the
 user's own (`USER_FILES`) are stood in for before the first command. A command that serves until
-stopped (`physbench view`) passes when its page on 127.0.0.1 answers; `physbench demo` is left out
+stopped (`physbench view`, `physbench mock-server`) passes when its page on 127.0.0.1 answers; `physbench demo` is left out
 only where the `local` extra (its model) is not installed.
 """
 
@@ -44,6 +44,10 @@ HAS_LOCAL = all(importlib.util.find_spec(m) for m in ("llama_cpp", "gemma3_270m_
 SUBSTITUTIONS: tuple[tuple[str, str, str], ...] = (
     (r"https://api\.openai\.com/v1|http://gpu1:8000/v1|\bURL1?\b", "{a}", "a hosted or placeholder endpoint: mock a"),
     (r"http://gpu2:8000/v1|\bURL2\b", "{b}", "the second server of a several-endpoint run: mock b"),
+    (r"http://127\.0\.0\.1:8011/v1", "{a}", "the README's `physbench mock-server --port 8011`: mock a (a free port)"),
+    (r"http://127\.0\.0\.1:8012/v1", "{b}", "the README's second mock server: mock b"),
+    (r"\bphysbench mock-server --port \d+", "physbench mock-server --port 0",
+     "any free port: the test reads the address it prints, then stops it"),
     (r"--model \.\.\.(?=\s|$)", "--model openai/NAME --base-url {a}", "`...` stands for any model: mock a"),
     (r"--model local\b", "--model openai/local --base-url {a}",
      "the embedded model takes ~10 s an item on a CPU (tests/cli/test_demo.py runs it)"),
@@ -212,7 +216,7 @@ def test_every_readme_command_runs_in_order_in_a_fresh_copy(tmp_path, mock_serve
         if "physbench demo" in written and not HAS_LOCAL:
             continue  # the demo is the local model; without the extra it cannot run at all
         command = substitute(written, a, b)
-        if re.search(r"\bphysbench view\b", command):
+        if re.search(r"\bphysbench (?:view|mock-server)\b", command):
             problem = _serve_and_stop(command, work, env)
         else:
             done = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", command], cwd=work, env=env,

@@ -133,3 +133,23 @@ def test_audit_cues_reports_both_versions(cli):
     assert set(out["versions"]) == {"medphys@1.0", "medphys@1.1"}
     assert out["versions"]["medphys@1.0"]["variation"] is False and out["versions"]["medphys@1.1"]["variation"]
     assert "medphys@1.0" in cli("medphys", "audit-cues", "--draws", "20").stdout
+
+
+def test_solve_refuses_impossible_params_and_warns_on_stderr(cli, tmp_path):
+    """Issue 36 item 8: a negative pressure gave -1.02 cGy/MU and 295.15 °C gave 1.95 cGy/MU, exit 0,
+    with the warnings on stdout."""
+    import json as _json
+
+    r = cli("medphys", "item", "tg51", "2", "1", "--json")
+    params = _json.loads(r.stdout)["params"]
+    for name, value, words in (("press_kpa", -101.3, "press_kpa = -101.3 must be positive"),
+                               ("temp_c", 295.15, "water boils at 100 °C"), ("temp_c", -300.0, "absolute zero")):
+        path = tmp_path / f"{name}.json"
+        path.write_text(_json.dumps({**params, name: value}))
+        bad = cli("medphys", "solve", "tg51", "2", "--params", str(path))
+        assert bad.returncode == 2 and words in bad.stderr and bad.stdout == ""
+    path = tmp_path / "warm.json"
+    path.write_text(_json.dumps({**params, "temp_c": 35.0}))  # possible, outside the measurement range
+    warm = cli("medphys", "solve", "tg51", "2", "--params", str(path))
+    assert warm.returncode == 0 and "warning" not in warm.stdout and "physbench: warning: " in warm.stderr
+    assert warm.stdout.strip().endswith("cGy")

@@ -95,7 +95,7 @@ def test_the_readme_shows_the_checked_in_screenshots():
 
     root = Path(__file__).resolve().parents[2]
     readme = (root / "README.md").read_text(encoding="utf-8")
-    for name in ("report.png", "viewer.png"):
+    for name in ("report-1400.png", "report-1000.png", "viewer-1400.png", "viewer-1000.png"):
         shot = root / "docs" / "screenshots" / name
         assert f"docs/screenshots/{name}" in readme
         assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size < 300_000

@@ -74,7 +74,7 @@ def test_the_page_lists_responses_and_a_filter_narrows_them(viewer, browser, tmp
                      "document.getElementById('count').dataset.matched === '10'")
     after = browser.script(ROW_COUNT)
     assert after == 10 < before
-    texts = browser.script("return [...document.querySelectorAll('#rows tr td:nth-child(8)')].map(td => td.textContent)")
+    texts = browser.script("return [...document.querySelectorAll('#rows tr td:nth-child(9)')].map(td => td.textContent)")
     assert texts == ["isocentric_isq_omitted"] * 10
     filtered = browser.screenshot()
     (tmp_path / "viewer-filtered.png").write_bytes(filtered)
@@ -93,7 +93,9 @@ def test_hostile_model_text_is_shown_as_text_and_never_runs(viewer, browser):
     browser.wait_for(READY)
     label = browser.script("return [...document.querySelectorAll('#f-model option')].map(o => o.value)"
                            ".find(v => v.startsWith('constant:'))")
-    assert label and '<img src=x onerror="window.__pwned=1">' in label
+    assert label and label.startswith("constant:$\\frac{1}{$ <img")  # the label is cut (issue 36): its whole
+    full = browser.script("return FULL[arguments[0]]", label)  # text is kept for the hover
+    assert '<img src=x onerror="window.__pwned=1">' in full
     (option,) = [o for o in browser.find_all("#f-model option") if browser.text(o).startswith("constant:")]
     browser.click(browser.find_all("#f-model")[0])
     browser.click(option)

@@ -157,7 +157,7 @@ def test_a_one_at_a_time_model_ends_the_early_grading_process_and_grades_inline(
     from physbench.models.scripted import OracleModel
     from physbench.runner.evaluate import EvalConfig, evaluate
 
-    evaluate_module = importlib.import_module("physbench.runner.evaluate")
+    evaluate_module = importlib.import_module("physbench.runner.model_check")  # where the run's model is made
 
     class OneAtATime(OracleModel):
         max_concurrency = 1

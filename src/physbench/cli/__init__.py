@@ -23,7 +23,7 @@ _ABORT = tuple({typer.Abort, getattr(click.exceptions, "Abort", typer.Abort)})
 
 # one module per noun; each owns its commands
 COMMAND_MODULES = ("grade", "eval_cmd", "report_cmd", "view_cmd", "medphys_cmd", "sandbox_cmd", "planning_cmd",
-                   "research_cmd", "demo_cmd", "export_cmd", "clincalc_cmd")
+                   "research_cmd", "demo_cmd", "export_cmd", "clincalc_cmd", "mock_cmd")
 
 app = typer.Typer(
     name="physbench",
@@ -55,6 +55,15 @@ for _name in COMMAND_MODULES:
     import_module(f"physbench.cli.{_name}").register(app)
 
 
+_INTERRUPT_SAID: list[bool] = []  # a command that printed its own lines on Ctrl-C says so here
+
+
+def interrupted() -> "typer.Exit":
+    """The exit (130) of a command that has printed what a Ctrl-C left and how to resume."""
+    _INTERRUPT_SAID.append(True)
+    return typer.Exit(code=130)
+
+
 def fail(message: str) -> "typer.Exit":
     """Print one error line on stderr and return an Exit(2) to raise."""
     typer.echo(f"physbench: error: {message}", err=True)
@@ -72,13 +81,16 @@ def _no_such_option(exc: "click.exceptions.NoSuchOption") -> str:
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: every user error ends as one line on stderr and exit code 2."""
     command = typer.main.get_command(app)
+    from physbench.cli.help_text import tidy
+
+    tidy(command)  # examples, plain metavars, whole summaries (cli/help_text.py)
     try:
         rv = command.main(args=list(argv) if argv is not None else None, prog_name="physbench",
                           standalone_mode=False)
     except _EXIT as exc:
         sys.exit(exc.exit_code)
     except _ABORT:
-        print("physbench: interrupted", file=sys.stderr)
+        print("physbench: interrupted; re-run the same command to resume", file=sys.stderr)
         sys.exit(130)
     except click.exceptions.NoArgsIsHelpError as exc:
         print(exc.format_message(), file=sys.stderr)
@@ -94,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"physbench: error: {' '.join(str(exc).split())}", file=sys.stderr)
         sys.exit(2)
     except KeyboardInterrupt:
-        print("physbench: interrupted", file=sys.stderr)
+        print("physbench: interrupted; re-run the same command to resume", file=sys.stderr)
         sys.exit(130)
     except BrokenPipeError:  # e.g. `physbench ... | head`
         sys.exit(0)
@@ -102,4 +114,6 @@ def main(argv: Sequence[str] | None = None) -> None:
         where = f" {exc.filename}" if getattr(exc, "filename", None) else ""
         print(f"physbench: error: cannot use{where}: {exc.strerror or exc}", file=sys.stderr)
         sys.exit(2)
+    if rv == 130 and not _INTERRUPT_SAID:  # typer turns a KeyboardInterrupt into exit 130, silently
+        print("physbench: interrupted; re-run the same command to resume", file=sys.stderr)
     sys.exit(rv if isinstance(rv, int) else 0)

@@ -9,7 +9,7 @@ import typer
 
 BASELINE_CONSTANT = ('constant:\\boxed{100 cGy} ```json {"verdict": "correct", "first_error_step": null, '
                      '"corrected_result": null}```')  # one fixed reply: a dose for calculations, "correct" for checks
-MODELS = (("local", "local"), ("nocalc", "nocalc"), ("constant", BASELINE_CONSTANT))
+MODELS = (("local", "local"), ("nocalc", "nocalc"), ("constant", BASELINE_CONSTANT))  # (run label, spec)
 
 
 def _share(summary: dict, kinds: tuple[str, ...]) -> str:
@@ -28,6 +28,35 @@ def statement(results: dict[str, dict]) -> list[str]:
             f"Beside it: the no-calculation checker {_share(nocalc, ('calculation',))} and {_share(nocalc, checks)}, "
             f"a constant reply {_share(const, ('calculation',))} and {_share(const, checks)}; a model is worth "
             "using only where it clearly beats both (intervals and tests in the report)."]
+
+
+def conclusion(rows: list[dict], model: str = "local", nocalc: str = "nocalc", constant: str = "constant") -> list[str]:
+    """The demo's last lines: in plain words, whether the model can be told apart from the baselines
+    on each item kind (exact McNemar on the same items, Holm; report/verdict.py), then the details.
+    The names are the runs' labels in the report."""
+    from physbench.report.verdict import apart, model_sentences, pair_of
+
+    baselines = (nocalc, constant)
+    kinds = [r for r in rows if any(m["model"] == model for m in r["models"])]
+
+    def correct(row: dict, name: str) -> int:
+        return next((m["n_correct"] for m in row["models"] if m["model"] == name), 0)
+
+    ahead = [r["kind"] for r in kinds if all(apart(pair_of(r, model, b), r["alpha"]) and
+                                              correct(r, model) > correct(r, b) for b in baselines)]
+    like_constant = [r["kind"] for r in kinds if pair_of(r, model, constant) is not None
+                     and not apart(pair_of(r, model, constant), r["alpha"])]
+    test = "exact McNemar tests on the same items, Holm"
+    if ahead:
+        head = f"Conclusion: the model is ahead of both baselines on {', '.join(ahead)} ({test})"
+        if like_constant:
+            head += f"; on {', '.join(like_constant)} it cannot be told apart from the constant reply"
+    elif like_constant and len(like_constant) == len(kinds):
+        head = (f"Conclusion: on these items the model cannot be told apart from a constant reply on any kind "
+                f"({test}): it has shown no skill here")
+    else:
+        head = f"Conclusion: the model is ahead of neither baseline on any kind of item ({test})"
+    return [head + "."] + [f"  {line}" for line in model_sentences(kinds, model)]
 
 
 def register(app: typer.Typer) -> None:
@@ -49,13 +78,17 @@ def register(app: typer.Typer) -> None:
         for name, spec in MODELS:
             typer.echo(f"physbench demo: {name} ...", err=True)
             result = evaluate(EvalConfig(suite="medphys", split="dev", model=spec, limit=limit,
-                                         run_dir=str(root / name), quiet=name != "local"))
+                                         run_dir=str(root / name), quiet=name != "local", label=name))
             if result.status != "completed":
+                from physbench.cli import interrupted
+
                 typer.echo("interrupted: re-run the same command to resume", err=True)
-                raise typer.Exit(code=130)
+                raise interrupted()
             results[name] = result.summary
         report = report_for([str(root / name) for name, _ in MODELS], figures=True)
         write_report(root / "report", report)
-        for line in statement(results):
+        label = {Path(m["run_dir"]).name: m["label"] for m in report.doc["models"]}  # older runs: spec labels
+        for line in statement(results) + conclusion(report.doc["analyses"]["verdict"], label["local"],
+                                                    label["nocalc"], label["constant"]):
             typer.echo(line)
         typer.echo(f"report: {root / 'report' / 'report.html'} (and report.md beside it)")

@@ -8,6 +8,9 @@ from typing import Optional
 import typer
 
 
+INTERRUPTED_EARLY = "physbench: interrupted; re-run the same command to resume (what was stored is kept)"
+
+
 def normalise_key(raw: bytes) -> bytes:
     """Key bytes from a key file: hex text (e.g. 64 hex digits and a newline) is decoded, anything else
     is taken as raw bytes (the same rule as `physbench medphys split --key-file`)."""
@@ -18,16 +21,16 @@ def normalise_key(raw: bytes) -> bytes:
 
 
 def _read_key(path: str) -> bytes:
-    """The test-split key; errors never name the file, so its path stays out of logs."""
+    """The test-split key; an error names the file and why (never its content)."""
     from physbench.core.errors import UserError
 
     try:
         with open(path, "rb") as fh:
             key = fh.read(1 << 16)
-    except OSError:
-        raise UserError("cannot read the file given by --key-file") from None
+    except OSError as exc:
+        raise UserError(f"--key-file {path!r}: cannot read it ({(exc.strerror or type(exc).__name__).lower()})") from None
     if not key.strip():
-        raise UserError("the file given by --key-file is empty")
+        raise UserError(f"--key-file {path!r} is empty")
     return normalise_key(key)
 
 
@@ -62,7 +65,8 @@ def arm_options(arm: str | None, data: str | None, library_subset: str | None) -
     return tuple((name, value) for name, value in pairs if value is not None)
 
 
-def summary_lines(summary: dict, status: str, wall_s: float, attempted: int, skipped: int) -> list[str]:
+def summary_lines(summary: dict, status: str, wall_s: float, attempted: int, skipped: int,
+                  reason: str | None = None) -> list[str]:
     """The short text summary printed at the end of a run."""
     from physbench.report.markdown import interval_text
     from physbench.report.summary import tokens_text
@@ -83,7 +87,10 @@ def summary_lines(summary: dict, status: str, wall_s: float, attempted: int, ski
     lines.append(f"wall time {wall_s:.1f} s: {attempted} attempts run now ({rate_text(rate)}/s), "
                  f"{skipped} already done")
     lines += endpoint_lines(s.get("endpoints") or [])
-    if status != "completed":
+    if status == "stopped":
+        lines.append(f"stopped: {reason or 'every recent request failed'}")
+        lines.append("fix that cause, then re-run the same command to resume")
+    elif status != "completed":
         lines.append("interrupted: re-run the same command to resume")
     elif s["n_errors"]:
         top = (s.get("errors") or [{"error": "unknown error", "count": s["n_errors"]}])[0]
@@ -111,14 +118,18 @@ def register(app: typer.Typer) -> None:
     @app.command("eval")
     def eval_command(
         suite: str = typer.Argument(..., help="Suite name, e.g. medphys."),
-        split: str = typer.Option("dev", "--split", help="dev (public) or test (needs --key-file)."),
+        split: str = typer.Option("dev", "--split", help="Which items: dev (public), test or test-half (need --key-file), or "
+                                                "targeted:GEN:LEVEL:MODE[:N[:START]] (medphys)."),
         model: Optional[str] = typer.Option(None, "--model",
-                                            help="openai/NAME, local (the default), oracle, constant:TEXT, "
-                                                 "replay:FILE, or a suite's model; none where the protocol calls no model."),
+                                            help="Who answers: openai/NAME (an OpenAI-compatible server), local "
+                                                 "(the embedded model, the default), oracle, constant:TEXT, "
+                                                 "replay:FILE, none (a protocol that calls no model), or medphys's "
+                                                 "nocalc and mode:NAME."),
         base_url: Optional[list[str]] = typer.Option(None, "--base-url",
-                                                     help="OpenAI-compatible endpoint, e.g. http://host:8000/v1; "
-                                                          "repeat it to spread requests over several servers, "
-                                                          "or give @FILE with one URL per line."),
+                                                     help="The OpenAI-compatible endpoint (default: $OPENAI_BASE_URL, else "
+                                                          "https://api.openai.com/v1), e.g. http://127.0.0.1:8011/v1 "
+                                                          "from `physbench mock-server`; repeat it to spread requests "
+                                                          "over several servers, or give @FILE with one URL per line."),
         api_key_env: Optional[str] = typer.Option(None, "--api-key-env",
                                                   help="Variable holding the API key (default OPENAI_API_KEY)."),
         limit: Optional[int] = typer.Option(None, "--limit", help="Only N items (a suite may spread them over its groups)."),
@@ -139,13 +150,22 @@ def register(app: typer.Typer) -> None:
                                                       help="Most thinking tokens per call: sent as thinking: "
                                                            "{type: enabled, budget_tokens: N}."),
         protocol: Optional[str] = typer.Option(None, "--protocol",
-                                               help="How the model is asked (default: the suite's or the arm's, else direct)."),
-        arm: Optional[str] = typer.Option(None, "--arm", help="A suite's arm, e.g. program-solve for clincalc: "
-                                                              "its prompts and its protocol."),
-        data: Optional[str] = typer.Option(None, "--data", help="A suite's dataset file (or hub), e.g. the "
-                                                                "MedCalc-Bench Verified test split for clincalc."),
+                                               help="How the model is asked: direct, two-step, checkpoints-self, "
+                                                    "checkpoints-oracle, program (program:vote=K, program:repair=N) "
+                                                    "or agent (default: the suite's or the arm's, else direct)."),
+        arm: Optional[str] = typer.Option(None, "--arm", help="A clincalc arm (its prompts and its protocol): note-only, "
+                                                              "note-only-gold, page-without-formula, open-book-arithmetic, "
+                                                              "extract-solve-library, gold-solve-library, "
+                                                              "extract-solve-recalled, formulate-solve-tree, program-solve, "
+                                                              "program-solve-syntax, blind-program-solve, blind-vote, "
+                                                              "blind-repair, blind-repair-vote, gold-first-program, "
+                                                              "gold-first-arithmetic, extract-first-program, "
+                                                              "extract-first-arithmetic."),
+        data: Optional[str] = typer.Option(None, "--data", help="A suite's data file: for clincalc a MedCalc-Bench "
+                                                                "Verified CSV or parquet (your copy of the test split), "
+                                                                "one-shot (shipped) or hub."),
         library_subset: Optional[str] = typer.Option(None, "--library-subset",
-                                                     help="clincalc: restrict the library to the calculator ids "
+                                                     help="Restrict clincalc's library to the calculator ids "
                                                           "listed in FILE."),
         key_file: Optional[str] = typer.Option(None, "--key-file", help="Secret key of the test split."),
         timeout: float = typer.Option(600.0, "--timeout", help="Seconds per request before it counts as timed out."),
@@ -158,19 +178,27 @@ def register(app: typer.Typer) -> None:
         seed: Optional[int] = typer.Option(None, "--seed", help="Base sampling seed, varied per item and repeat."),
         price_table: Optional[str] = typer.Option(None, "--price-table",
                                                   help="JSON of USD per million tokens by model."),
+        label: Optional[str] = typer.Option(None, "--label",
+                                            help="The run's name in reports and the viewer (default: the model "
+                                                 "spec, cut to 32 characters)."),
         as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
         quiet: bool = typer.Option(False, "--quiet", help="No progress display."),
         option: Optional[list[str]] = typer.Option(None, "--option",
                                                    help="A suite's item option NAME=VALUE (repeatable), "
                                                         "e.g. mode=checkpoints-oracle for research."),
         system: Optional[str] = typer.Option(None, "--system",
-                                             help="planning: controller, arithmetic, interpreter or agent "
-                                                  "(the system and its protocol; same as --option system=NAME)."),
+                                             help="The planning system: controller, arithmetic, interpreter or "
+                                                  "agent (its protocol too; same as --option system=NAME)."),
     ) -> None:
         """Run a model on a suite; every graded attempt goes to the run's store at once."""
-        from physbench.core.seeds import check_seed
-        from physbench.runner.evaluate import EvalConfig, evaluate
+        from physbench.cli import interrupted
 
+        try:
+            from physbench.core.seeds import check_seed
+            from physbench.runner.evaluate import EvalConfig, evaluate
+        except KeyboardInterrupt:
+            typer.echo(INTERRUPTED_EARLY, err=True)
+            raise interrupted() from None
         if seed is not None:
             check_seed(seed)
         item_options = (arm_options(arm, data, library_subset) + parse_item_options(option)
@@ -182,19 +210,26 @@ def register(app: typer.Typer) -> None:
                             max_attempts=max_attempts, retry_delay_s=retry_delay, max_retry_after_s=max_retry_after,
                             seed=seed, price_table=price_table,
                             key=key_for(split, key_file), quiet=quiet,
-                            item_options=item_options,
+                            item_options=item_options, label=label,
                             reasoning_effort=reasoning_effort, thinking_budget=thinking_budget)
-        result = evaluate(config)
+        try:
+            result = evaluate(config)
+        except KeyboardInterrupt:  # before the run's store was opened, or after its summary was read
+            typer.echo(INTERRUPTED_EARLY, err=True)
+            raise interrupted() from None
         if as_json:
             out = dict(result.summary, status=result.status, wall_s=result.wall_s, attempted=result.attempted,
-                       skipped=result.skipped)
+                       skipped=result.skipped, **({"stopped_because": result.reason} if result.reason else {}))
             from physbench.report.document import json_safe
 
             typer.echo(json.dumps(json_safe(out), indent=2, allow_nan=False))  # strict JSON: no bare Infinity
         else:
-            for line in summary_lines(result.summary, result.status, result.wall_s, result.attempted, result.skipped):
+            for line in summary_lines(result.summary, result.status, result.wall_s, result.attempted, result.skipped,
+                                      result.reason):
                 typer.echo(line)
+        if result.status == "stopped":
+            raise typer.Exit(code=1)  # the endpoint failed every recent request: the run measured nothing more
         if result.status != "completed":
-            raise typer.Exit(code=130)
+            raise interrupted()
         if result.summary["n_done"] == 0 and result.summary["n_errors"]:
             raise typer.Exit(code=1)  # nothing was graded: the run measured nothing

@@ -15,8 +15,17 @@ if TYPE_CHECKING:
     from physbench.runner.manifest import Manifest
 
 
+FORMATS = {".jsonl": "jsonl", ".parquet": "parquet"}
+
+
 def _format(fmt: Optional[str], out: str) -> str:
-    return fmt or ("parquet" if out.lower().endswith(".parquet") else "jsonl")
+    from physbench.cli.outputs import out_format
+
+    if fmt is not None and fmt not in FORMATS.values():
+        from physbench.core.errors import UserError
+
+        raise UserError(f"unknown export format {fmt!r}; choose jsonl or parquet")
+    return out_format(out, FORMATS, fmt)
 
 
 def check_run_key(m: "Manifest", key: bytes) -> None:
@@ -56,12 +65,13 @@ def register(app: typer.Typer) -> None:
         from physbench.export.rows import item_row, sealed_order, write_rows
         from physbench.runner.evaluate import EvalConfig, load_items
 
+        chosen = _format(fmt, out)  # an unknown suffix is refused before any item is made
         config = EvalConfig(suite=suite, split=split, limit=limit, key=key_for(split, key_file),
                             item_options=parse_item_options(option))
         items = load_items(config)
         sealed = config.key is not None and not include_reference
         rows = [item_row(i, split=split, with_reference=not sealed) for i in items]
-        n = write_rows(sealed_order(rows, "id") if sealed else rows, Path(out), _format(fmt, out))
+        n = write_rows(sealed_order(rows, "id") if sealed else rows, Path(out), chosen)
         typer.echo(f"wrote {n} items of {suite} ({split}{', sealed' if sealed else ''}) to {out}")
 
     @app.command("export-results")
@@ -81,6 +91,7 @@ def register(app: typer.Typer) -> None:
         from physbench.runner.results import keyed_run
         from physbench.runner.store import open_run
 
+        chosen = _format(fmt, out)
         with open_run(Path(run_dir)) as reader:
             m = reader.manifest
             keyed = keyed_run(m)
@@ -96,5 +107,5 @@ def register(app: typer.Typer) -> None:
                 raise UserError("--key-file is only used with --include-reference")
             sealed = keyed and not include_reference
             rows = [result_row(r, m.run_id, m.model_spec, sealed=sealed) for r in reader.attempts()]
-        n = write_rows(sealed_order(rows, "item_id", "repeat") if sealed else rows, Path(out), _format(fmt, out))
+        n = write_rows(sealed_order(rows, "item_id", "repeat") if sealed else rows, Path(out), chosen)
         typer.echo(f"wrote {n} attempts of run {m.run_id} to {out}{' (sealed: no grades)' if sealed else ''}")

@@ -63,6 +63,10 @@ def _read_response(source: str) -> str:
 def _reference(text: str, kind: str, planted: Optional[bool], step: Optional[int]) -> Any:
     from physbench.grading import CheckKey, parse_quantity
 
+    number = re.match(r"\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)", text)
+    if number and not math.isfinite(float(number.group(1))):
+        raise UserError(f"--reference {text!r}: the value {number.group(1)} is too large to be a number "
+                        "(it overflows a double)")
     q = parse_quantity(text)
     if q is None:
         raise UserError(f"--reference {text!r}: expected 'VALUE UNIT' with a unit this grader knows, "

@@ -32,11 +32,12 @@ def out_kind(out: str) -> str:
     target = Path(out)
     if out.endswith(("/", "\\")) or target.is_dir() or not target.suffix:
         return "dir"
-    kind = FILE_KINDS.get(target.suffix.lower())
-    if kind is None:
-        raise UserError(f"--out {out}: unknown suffix {target.suffix!r}; give a .md, .html or .json file, "
-                        "or a folder (no suffix, or end it with /)")
-    return kind
+    from physbench.cli.outputs import out_format
+
+    try:
+        return out_format(out, FILE_KINDS)
+    except UserError as exc:
+        raise UserError(f"{exc}, or a folder (no suffix, or end it with /)") from None
 
 
 def _outputs(target: Path, report: Any, kind: str) -> dict[Path, str | bytes]:

@@ -42,16 +42,6 @@ def _score(reading: CheckReading, planted: bool, kind: str, planted_step: int | 
     return 1.0
 
 
-def _no_verdict_outcome(text: str, finish_reason: str | None) -> str:
-    if outcomes.blocked_by_reason(finish_reason) or outcomes.policy_notice(text):
-        return "blocked"
-    if outcomes.truncated(finish_reason):
-        return "truncated"
-    if outcomes.short(text):
-        return "stopped_short"
-    return "unparsable"
-
-
 def grade_check(text: str, reference: Any, band: float, kind: str, *,
                 finish_reason: str | None = None) -> Grade:
     """Grade one response to a worksheet or result check. Never raises on model text."""
@@ -71,7 +61,7 @@ def grade_check(text: str, reference: Any, band: float, kind: str, *,
         localized = False if planted and kind == "worksheet_check" else None
         if reading is not None:
             detail["object"] = reading.raw
-        return Grade(score=0.0, passed=False, outcome=_no_verdict_outcome(text, finish_reason),
+        return Grade(score=0.0, passed=False, outcome=outcomes.no_verdict_outcome(text, finish_reason),
                      localized=localized, detail=detail)
 
     flagged = reading.verdict == "incorrect"

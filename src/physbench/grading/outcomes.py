@@ -1,5 +1,10 @@
 """Responses that carry no gradable answer: blocked, stopped short (the paper's "interrupted"),
-truncated (MedPhysBench, "Evaluation setup", Outcomes)."""
+truncated (MedPhysBench, "Evaluation setup", Outcomes), and a check's unreadable verdict.
+
+The outcomes without an answer are disjoint: `stopped_short` is a reply under 400 characters that
+tries no answer at all (no boxed value, answer line or verdict field); a checking reply that writes
+a verdict field the grader cannot read, or runs to 400 characters without a verdict, is `unparsable`.
+"""
 
 from __future__ import annotations
 
@@ -52,3 +57,24 @@ def policy_notice(text: str) -> bool:
 def short(text: str) -> bool:
     """Under the 400 characters within which an output without an answer stopped short."""
     return len(text.strip()) < SHORT_CHARS
+
+
+# a verdict field as a model writes one: `"verdict": ...`, `'verdict': ...`, `Verdict: ...`, `verdict = ...`
+_VERDICT_FIELD = re.compile(r"""(?:["']verdict["']|\bverdict\b)\s*[:=]""", re.I)
+
+
+def tries_a_verdict(text: str) -> bool:
+    """The text writes a verdict field, readable or not (which keeps a short check from 'stopped_short')."""
+    return ("erdict" in text or "ERDICT" in text) and _VERDICT_FIELD.search(text) is not None
+
+
+def no_verdict_outcome(text: str, finish_reason: str | None) -> str:
+    """The outcome of a checking reply in which no verdict could be read: blocked, truncated,
+    stopped_short (short and not trying one), else unparsable."""
+    if blocked_by_reason(finish_reason) or policy_notice(text):
+        return "blocked"
+    if truncated(finish_reason):
+        return "truncated"
+    if short(text) and not tries_a_verdict(text):
+        return "stopped_short"
+    return "unparsable"

@@ -19,9 +19,9 @@ OUTCOME_MEANINGS: dict[str, str] = {
     "blocked": "the provider stopped the reply or put a policy notice in its place",
     # MedPhysBench, "Evaluation setup": the paper calls this outcome "interrupted"; renamed here so that
     # it is not confused with a run stopped by Ctrl-C ("interrupted: re-run the same command to resume")
-    "stopped_short": "the reply ended within 400 characters with no answer, answer line or verdict",
+    "stopped_short": "under 400 characters and no answer tried: no boxed value, answer line or verdict field",
     "truncated": "the model hit its token limit before giving an answer",
-    "unparsable": "a checking reply without a verdict the grader can read",
+    "unparsable": "a check's verdict field the grader cannot read, or 400+ characters with no verdict",
 }
 OUTCOMES: tuple[str, ...] = tuple(OUTCOME_MEANINGS)
 # not a grader's outcome: an attempt that ended without a model reply after its retries (a technical

@@ -93,5 +93,7 @@ def make_model(spec: str, suite: Any = None, options: ModelOptions | None = None
         return scripted.ConstantModel(spec.partition(":")[2])
     if spec.startswith("replay:"):
         return scripted.ReplayModel(spec[len("replay:"):])
+    own = getattr(suite, "model_forms", ()) if suite is not None else ()
     raise UserError(f"unknown model spec {spec!r}; expected one of: {SPEC_FORMS}"
-                    + ("" if suite is None else f" (or a model of suite {getattr(suite, 'name', '?')!r})"))
+                    + (f", or {getattr(suite, 'name', '?')}'s own: {', '.join(own)}" if own else
+                       "" if suite is None else f" (or a model of suite {getattr(suite, 'name', '?')!r})"))

@@ -128,6 +128,10 @@ class ReplayModel:
         self._by_key: dict[tuple[str, int | None], dict[str, Any]] = {}
         self._load(Path(path))
 
+    def item_ids(self) -> set[str]:
+        """The item ids the file answers (the runner refuses a file that answers none of a run's items)."""
+        return {item_id for item_id, _ in self._by_key}
+
     def _load(self, path: Path) -> None:
         where = f"cannot read replay file {str(path)!r}"
         try:  # read at most 1 GiB: a device that never ends (/dev/zero) is refused, not read for ever

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 
 def model_list(runset: "RunSet") -> list[dict[str, Any]]:
-    return [{"label": r.label, "run_id": r.manifest.run_id, "run_dir": str(r.run_dir), "suite": r.suite,
+    return [{"label": r.label, "full_label": r.full_label, "run_id": r.manifest.run_id, "run_dir": str(r.run_dir), "suite": r.suite,
              "split": r.manifest.split, "protocol": r.manifest.protocol, "model_spec": r.manifest.model_spec,
              "primary": r.primary, "run": r.ordinal, "repeats": sorted(r.repeats_present())} for r in runset.runs]
 

@@ -4,7 +4,7 @@ family), with exact 95% intervals per model: the table most suite reports start 
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from physbench.report.summary import accuracy_cell
 from physbench.report.tables import Section, Table, pct_ci
@@ -30,8 +30,17 @@ def accuracy_by(models: Sequence["RunData"], key: Key) -> list[dict[str, Any]]:
     return out
 
 
+FEW = 10  # below this many items a cell shows the count alone: its 95% interval spans most of 0-100 %
+
+
+def share_cell(c: Mapping[str, Any]) -> str:
+    """'12/20: 60.0 (36.1–80.9)', or just '0/1' for a cell of fewer than FEW items."""
+    count = f"{c['n_correct']}/{c['n']}"
+    return count if c["n"] < FEW else f"{count}: {pct_ci(c['accuracy'], c['ci_low'], c['ci_high'])}"
+
+
 def accuracy_table(caption: str, column: str, rows: Sequence[dict[str, Any]]) -> Table:
-    """One row per key, one column per model: 'accuracy % (CI), k/n'."""
+    """One row per key, one column per model: 'k/n: accuracy % (CI)' (k/n alone for a small cell)."""
     models = list(dict.fromkeys(r["model"] for r in rows))
     keys = list(dict.fromkeys(r["name"] for r in rows))
     cell = {(r["model"], r["name"]): r for r in rows}
@@ -40,7 +49,7 @@ def accuracy_table(caption: str, column: str, rows: Sequence[dict[str, Any]]) ->
         line = [name]
         for m in models:
             c = cell.get((m, name))
-            line.append("–" if c is None else f"{pct_ci(c['accuracy'], c['ci_low'], c['ci_high'])} ({c['n_correct']}/{c['n']})")
+            line.append("–" if c is None else share_cell(c))
         body.append(line)
     return Table(caption, [column, *models], body)
 

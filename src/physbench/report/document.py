@@ -16,6 +16,7 @@ from physbench.report.sections_generic import (
     outcomes_section, pairwise_section, repeats_section, run_detail_sections, runs_section,
 )
 from physbench.report.tables import Section
+from physbench.report.verdict import verdict_rows, verdict_section
 
 
 @dataclass
@@ -36,12 +37,21 @@ def suite_reports(doc: Mapping[str, Any]) -> list[SuiteReport]:
 def sections_of(doc: Mapping[str, Any]) -> list[Section]:
     """The report's sections in reading order; a section without data carries its one-line note.
 
-    Runs first; then each suite's lead sections (its headline numbers); the generic pairwise
+    The verdict and the runs first; then each suite's lead sections (its headline numbers); the generic pairwise
     comparison; each suite's other sections; repeated runs, outcomes, and the runs in detail.
     """
     a, notes = doc["analyses"], doc["notes"]
     reports = [(rep, a.get(rep.suite)) for rep in suite_reports(doc)]
-    out = [runs_section(doc["runs"], doc["models"])]
+    suite_outcomes = {o: text for rep, _ in reports for o, text in rep.outcomes.items()}
+    grouped = {rep.suite for rep, data in reports if data is not None and rep.breaks_down_groups}
+    out = [verdict_section(a.get("verdict")), runs_section(doc["runs"], doc["models"])]
+    if len([1 for _, data in reports if data is not None]) > 1:  # several suites: each under its own part
+        out += [pairwise_section(a.get("pairwise"), notes.get("pairwise")),
+                repeats_section(a.get("repeats"), a.get("consistency"), notes.get("repeats")),
+                outcomes_section(a.get("outcomes") or [], suite_outcomes)]
+        for rep, data in reports:
+            out += _suite_part(rep, data, notes)
+        return _distinct_titles(out + run_detail_sections(doc["runs"], doc["models"], grouped))
     for rep, data in reports:
         if data is not None and rep.lead_sections is not None:
             out += rep.lead_sections(data, notes)
@@ -50,11 +60,35 @@ def sections_of(doc: Mapping[str, Any]) -> list[Section]:
         if data is not None and rep.sections is not None:
             out += rep.sections(data, notes)
     out.append(repeats_section(a.get("repeats"), a.get("consistency"), notes.get("repeats")))
-    suite_outcomes = {o: text for rep, _ in reports for o, text in rep.outcomes.items()}
     out.append(outcomes_section(a.get("outcomes") or [], suite_outcomes))
-    grouped = {rep.suite for rep, data in reports if data is not None and rep.breaks_down_groups}
     out += run_detail_sections(doc["runs"], doc["models"], grouped)
-    return out
+    return _distinct_titles(out)
+
+
+def _suite_part(rep: SuiteReport, data: Any, notes: Mapping[str, str]) -> list[Section]:
+    """A suite's sections under one heading of their own (a report on runs of several suites)."""
+    if data is None:
+        return []
+    inner = (rep.lead_sections(data, notes) if rep.lead_sections else []) + \
+        (rep.sections(data, notes) if rep.sections else [])
+    for section in inner:
+        section.level = 3
+    head = Section(f"part-{rep.suite}", f"{rep.suite} suite",
+                   f"The sections below are computed from the {rep.suite} runs only.")
+    return [head, *inner]
+
+
+def _distinct_titles(sections: list[Section]) -> list[Section]:
+    """No two sections share a title: a later one with a title already used names its suite (from
+    its key, e.g. clincalc-outcomes) or its place."""
+    seen: set[str] = set()
+    for n, section in enumerate(sections, start=1):
+        if section.title in seen:
+            owner = section.key.split("-", 1)[0] if "-" in section.key else ""
+            section.title = f"{section.title} ({owner})" if owner and f"{section.title} ({owner})" not in seen \
+                else f"{section.title} ({n})"
+        seen.add(section.title)
+    return sections
 
 
 def build_report(runset: RunSet, *, figures: bool = True) -> Report:
@@ -62,6 +96,7 @@ def build_report(runset: RunSet, *, figures: bool = True) -> Report:
     from physbench.report.figures import captions, make_figures
 
     doc: dict[str, Any] = {"runs": [r.summary for r in runset.runs], **analyse(runset)}
+    doc["analyses"]["verdict"] = verdict_rows(runset.models)
     reports = suite_reports(doc)
     return Report(doc, sections_of(doc), make_figures(doc["analyses"], reports) if figures else {}, captions(reports))
 

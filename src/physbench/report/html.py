@@ -41,5 +41,7 @@ def render_html(sections: Sequence[Section], figures: Mapping[str, bytes], model
         figs = [{"caption": names.get(k, k), "data": base64.b64encode(figures[k]).decode("ascii")}
                 for k in s.figures if k in figures]
         view.append({"anchor": _anchor(s.key, used), "title": s.title, "note": s.note, "text": s.text,
-                     "tables": s.tables, "figures": figs})
-    return env.get_template("report.html.j2").render(sections=view, models=models, version=__version__)
+                     "tables": s.tables, "figures": figs, "level": 3 if s.level >= 3 else 2})
+    full = {m["label"]: m["full_label"] for m in models
+            if isinstance(m, Mapping) and m.get("full_label") and m["full_label"] != m.get("label")}
+    return env.get_template("report.html.j2").render(sections=view, models=models, version=__version__, full=full)

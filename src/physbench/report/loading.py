@@ -20,7 +20,7 @@ from physbench.runner.results import Result, open_run
 if TYPE_CHECKING:
     from physbench.runner.manifest import Manifest
 
-MAX_LABEL = 80  # a model label longer than this is cut (labels appear in tables, figures and the viewer)
+MAX_LABEL = 32  # a model label longer than this is cut (labels appear in tables, figures and the viewer)
 
 
 @dataclass
@@ -35,6 +35,7 @@ class RunData:
     failures: list[Result]
     summary: dict[str, Any]
     label: str = ""
+    full_label: str = ""  # the label before it was cut (shown on hover)
     primary: bool = True
     ordinal: int = 1  # 1 for the primary run of its condition, 2 for the next run of it, ...
 
@@ -149,7 +150,10 @@ def assign_labels(runs: Sequence[RunData]) -> None:
         extras += settings(run.manifest)  # always shown: the effort is part of the model's configuration
         if spec == "none":  # a scripted system with no model: the protocol names it
             spec, extras = protocol, [v for v in extras if v != protocol and not v.endswith(f"={protocol}")]
-        base = clean_label(spec + (f" [{', '.join(extras)}]" if extras else ""))
+        given = (getattr(run.manifest, "options", None) or {}).get("label")  # `eval --label NAME`
+        full = str(given) if given else spec + (f" [{', '.join(extras)}]" if extras else "")
+        run.full_label = "".join(ch if ch.isprintable() else " " for ch in full).strip()
+        base = clean_label(full)
         seen[run.condition] = seen.get(run.condition, 0) + 1
         run.ordinal = seen[run.condition]
         run.primary = run.ordinal == 1

@@ -123,7 +123,7 @@ def render_document(sections: Sequence["Section"], figure_files: Mapping[str, st
     captions = captions or {}
     lines = ["# physbench report", ""]
     for section in sections:
-        lines += [f"## {md_cell(section.title)}", ""]
+        lines += [f"{'#' * section.level} {md_cell(section.title)}", ""]
         if section.note:
             lines += [f"_{md_cell(section.note)}_", ""]
             continue

@@ -39,6 +39,7 @@ class Section:
     tables: list[Table] = field(default_factory=list)
     figures: list[str] = field(default_factory=list)
     note: str | None = None
+    level: int = 2  # 2: a section of the report; 3: one under a suite's part of a mixed report
 
 
 def _finite(x: Any) -> bool:

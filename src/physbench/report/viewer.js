@@ -2,8 +2,9 @@
 let FILTERS = ["model", "kind", "outcome"];  // replaced by the server's list (suites add their own)
 let COLUMNS = [];  // [key, title] of the suites' extra list columns
 let OUTCOMES = {};  // outcome -> its one-line meaning, from the server
+let FULL = {};  // a run's short label -> its whole text (shown on hover)
 const PAGE_SIZE = 200;
-const state = {offset: 0, matched: 0, shown: 0, selected: null, generation: 0};
+const state = {offset: 0, matched: 0, shown: 0, selected: null, chosen: null, generation: 0};
 
 function el(tag, text, cls) {
   const node = document.createElement(tag);
@@ -31,6 +32,7 @@ function fillFilters(meta) {  // one select per filter the server names, then th
   FILTERS = meta.filters;
   COLUMNS = meta.columns || [];
   OUTCOMES = meta.outcomes || {};
+  for (const run of meta.runs || []) if (run.full_label && run.full_label !== run.label) FULL[run.label] = run.full_label;
   const form = document.getElementById("filters");
   const reset = document.getElementById("reset");
   const facets = meta.facets;
@@ -66,14 +68,27 @@ function showCount(total) {
   document.getElementById("more").hidden = state.shown >= state.matched;
 }
 
+function idNode(text, cls) {  // an id or name that breaks only after "/", "-" or "_", never inside a token
+  const td = el("td", null, cls || "id");
+  const pieces = String(text).split(/(?<=[\/_-])/);
+  pieces.forEach((piece, i) => {
+    td.appendChild(document.createTextNode(piece));
+    if (i < pieces.length - 1) td.appendChild(document.createElement("wbr"));
+  });
+  td.title = String(text);
+  return td;
+}
+
 function addRow(row) {
   const tr = el("tr", null, row.passed ? "pass" : "fail");
   tr.dataset.id = String(row.id);
   const extra = COLUMNS.map(([key]) => Array.isArray(row[key]) ? row[key].join(", ") : (row[key] ?? ""));
-  const cells = [row.id, row.model, row.item, row.kind, row.outcome, row.answer, ...extra];
-  cells.forEach((value, i) =>  // model, item, answer and the suites' columns may wrap
-    tr.appendChild(el("td", value, i === 4 ? "outcome " + row.outcome : ([1, 2].includes(i) || i >= 5 ? "wrap" : ""))));
-  if (OUTCOMES[row.outcome]) tr.children[4].title = OUTCOMES[row.outcome];
+  const model = el("td", row.model, "wrap");
+  if (FULL[row.model]) model.title = FULL[row.model];
+  const outcome = el("td", row.outcome, "outcome " + row.outcome);
+  if (OUTCOMES[row.outcome]) outcome.title = OUTCOMES[row.outcome];
+  tr.append(el("td", row.id), model, idNode(row.item), el("td", row.repeat + 1, "num"), idNode(row.kind, "name"),
+            outcome, el("td", row.answer, "wrap"), ...extra.map(value => idNode(value, "name")));
   tr.addEventListener("click", () => showDetail(row.id, tr));
   document.getElementById("rows").appendChild(tr);
 }
@@ -91,7 +106,26 @@ async function loadPage(generation) {
   showCount(data.total);
 }
 
+function remember() {  // the filters and the chosen response in the address, so that a view can be linked
+  const params = query();
+  if (state.chosen !== null) params.set("response", String(state.chosen));
+  const search = params.toString();
+  history.replaceState(null, "", search ? "?" + search : location.pathname);
+}
+
+function recall() {  // the filters and the response an address names
+  const params = new URLSearchParams(location.search);
+  for (const name of FILTERS) {
+    const select = document.getElementById("f-" + name);
+    const value = params.get(name);
+    if (value && [...select.options].some(o => o.value === value)) select.value = value;
+  }
+  const chosen = params.get("response");
+  return chosen !== null && /^\d+$/.test(chosen) ? Number(chosen) : null;
+}
+
 async function reload() {
+  remember();
   state.generation += 1;
   const generation = state.generation;
   document.body.dataset.state = "loading";
@@ -332,7 +366,9 @@ function textBlock(title, part) {  // JSON pretty-printed, Markdown rendered; a 
 async function showDetail(id, tr) {
   if (state.selected) state.selected.classList.remove("selected");
   state.selected = tr;
-  tr.classList.add("selected");
+  if (tr) tr.classList.add("selected");
+  state.chosen = id;
+  remember();
   const panel = document.getElementById("detail");
   let d;
   try {
@@ -347,7 +383,11 @@ async function showDetail(id, tr) {
   const item = el("div", null, "columns");
   const left = el("div", null, "column");
   left.appendChild(el("h3", "Item"));
-  for (const m of d.messages) left.appendChild(textBlock(m.role, m));
+  if (d.completion_prompt) {  // the local model is given one completion text, not these chat messages
+    left.appendChild(textBlock("completion prompt (the text the local model received, rebuilt from the item)",
+                               d.completion_prompt));
+  }
+  for (const m of d.messages) left.appendChild(textBlock(d.completion_prompt ? m.role + " (chat form)" : m.role, m));
   const right = el("div", null, "column");
   right.appendChild(textBlock("Model response", d.response));
   for (const t of d.turns || []) right.appendChild(definitions("Turn", Object.entries(t)));
@@ -369,9 +409,13 @@ async function init() {
     const meta = await getJSON("/api/meta");
     fillFilters(meta);
     const legend = document.getElementById("legend");
-    for (const [name, meaning] of Object.entries(OUTCOMES)) {
-      legend.appendChild(el("dt", name));
-      legend.appendChild(el("dd", meaning));
+    for (const part of meta.legend || [{suite: "", outcomes: OUTCOMES}]) {  // each suite's own outcomes
+      if (part.suite) legend.appendChild(el("dt", part.suite, "suite"));
+      if (part.suite) legend.appendChild(el("dd", "", "suite"));
+      for (const [name, meaning] of Object.entries(part.outcomes)) {
+        legend.appendChild(el("dt", name));
+        legend.appendChild(el("dd", meaning));
+      }
     }
     const head = document.getElementById("head");
     for (const [, title] of COLUMNS) head.appendChild(el("th", title));
@@ -381,7 +425,11 @@ async function init() {
     return;
   }
   document.getElementById("more").addEventListener("click", () => loadPage(state.generation));
+  const chosen = recall();
   await reload();
+  if (chosen !== null) {
+    showDetail(chosen, document.querySelector('#rows tr[data-id="' + chosen + '"]'));
+  }
 }
 
 init();

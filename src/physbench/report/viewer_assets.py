@@ -30,7 +30,7 @@ PAGE = """<!DOCTYPE html>
 <main>
   <section id="list">
     <table id="responses">
-      <thead><tr id="head"><th>#</th><th>model</th><th>item</th><th>kind</th><th>outcome</th><th>answer read</th>
+      <thead><tr id="head"><th>#</th><th>model</th><th>item</th><th title="repeat of the item within its run">rep</th><th>kind</th><th>outcome</th><th>answer read</th>
       </tr></thead>
       <tbody id="rows"></tbody>
     </table>
@@ -51,12 +51,15 @@ h1 { font-size: 1.3em; margin: 0 0 0.5em; }
 form { display: flex; flex-wrap: wrap; gap: 0.6em 1.2em; align-items: center; }
 select { max-width: 18em; }
 #count { margin: 0.6em 0 0; color: #3b4550; }
-main { display: grid; grid-template-columns: minmax(0, 1.15fr) minmax(0, 1fr); gap: 1em; padding: 1em 1.2em; }
+main { display: grid; grid-template-columns: minmax(0, 1.5fr) minmax(0, 1fr); gap: 1em; padding: 1em 1.2em; }
 #list { overflow: auto; max-height: calc(100vh - 9em); }
 table { border-collapse: collapse; font-size: 0.9em; width: 100%; }
 th, td { border-bottom: 1px solid #e3e7eb; padding: 0.2em 0.5em; text-align: left; vertical-align: top;
          white-space: nowrap; }
-td.wrap { white-space: normal; overflow-wrap: anywhere; min-width: 8em; max-width: 22em; }
+td.wrap { white-space: normal; overflow-wrap: break-word; min-width: 5em; max-width: 22em; }
+td.id, td.name { white-space: normal; overflow-wrap: normal; word-break: normal; max-width: 16em; }
+td.id { min-width: 7em; }
+td.num { text-align: right; }
 th { background: #fff; position: sticky; top: 0; }
 tbody tr { cursor: pointer; }
 tbody tr:hover { background: #eef3f8; }
@@ -82,8 +85,16 @@ dd { margin: 0; overflow-wrap: anywhere; }
 .markdown table.md th { position: static; background: #eef1f4; }
 .markdown code { background: #eef1f4; padding: 0 0.2em; }
 button.toggle { font-size: 0.8em; margin: 0 0 0 0.6em; padding: 0 0.4em; }
-dl.nested { grid-template-columns: max-content 1fr; font-size: 1em; }
+dl.nested { grid-template-columns: minmax(4em, max-content) minmax(10em, 1fr); font-size: 1em; }
+dd:has(> dl.nested) { grid-column: 1 / -1; padding-left: 1.2em; border-left: 2px solid #e3e7eb; }
+dt { overflow-wrap: anywhere; }
 #legend { margin: 0.4em 0 0; font-size: 0.88em; color: #3b4550; }
 #legend dt { font-family: ui-monospace, monospace; }
+#legend dt.suite { font-family: inherit; font-weight: 600; margin-top: 0.4em; color: #1d232a; }
+@media (max-width: 1250px) {  /* list above detail: every column of the list stays in view */
+  main { grid-template-columns: minmax(0, 1fr); }
+  #list { max-height: 55vh; }
+  #detail { max-height: none; }
+}
 button { margin-top: 0.4em; }
 """

@@ -73,8 +73,11 @@ class ResponseIndex:
         facets = [f for rep in self.reports.values() for f in rep.facets]
         self.filters = ("model", *dict.fromkeys(f for f in facets if f not in BASE_FILTERS), "kind", "outcome")
         self.columns = list(dict.fromkeys(c for rep in self.reports.values() for c in rep.columns))
-        self.runs = [{"label": r.label, "run_dir": str(r.run_dir), "suite": r.suite, "split": r.manifest.split,
-                      "model_spec": r.manifest.model_spec, "responses": len(r.results)} for r in runset.runs]
+        self.runs = [{"label": r.label, "full_label": r.full_label, "run_dir": str(r.run_dir), "suite": r.suite,
+                      "split": r.manifest.split, "model_spec": r.manifest.model_spec, "responses": len(r.results)}
+                     for r in runset.runs]
+        self._completion = {str(r.run_dir) for r in runset.runs  # runs of the local model prompted as a completion
+                            if (r.manifest.model_info or {}).get("prompting") == "few-shot completion"}
         self.entries: list[Entry] = []
         for run in runset.runs:
             for r in run.results:
@@ -115,7 +118,21 @@ class ResponseIndex:
         names = dict.fromkeys([*OUTCOMES, *self.facets()["outcome"]])
         return {"runs": self.runs, "facets": self.facets(), "total": len(self.entries), "filters": list(self.filters),
                 "columns": [list(c) for c in self.columns],
-                "outcomes": {o: outcome_meaning(o, suite_outcomes) for o in names}}
+                "outcomes": {o: outcome_meaning(o, suite_outcomes) for o in names}, "legend": self.legend()}
+
+    def legend(self) -> list[dict[str, Any]]:
+        """Each suite's outcomes with their meanings: those its report defines, else the shared ones,
+        and any other outcome its responses hold."""
+        seen: dict[str, dict[str, None]] = {}
+        for e in self.entries:
+            seen.setdefault(e.result.item.suite, {})[e.facets["outcome"]] = None
+        out = []
+        for suite, outcomes in seen.items():
+            rep = self.reports.get(suite)
+            own = dict(rep.outcomes) if rep is not None else {}
+            names = dict.fromkeys([*(own or OUTCOMES), *outcomes])
+            out.append({"suite": suite, "outcomes": {o: outcome_meaning(o, own) for o in names}})
+        return out
 
     def query(self, filters: Mapping[str, str], offset: int = 0, limit: int = 100) -> dict[str, Any]:
         """Rows matching every given filter (exact values), a page of them from `offset`."""
@@ -151,8 +168,22 @@ class ResponseIndex:
                       if isinstance(t, dict)],
             "answer": _answer_data(r), "reference": item["reference"], "meta": item["meta"],
             "grade": g.to_dict() if g else None, "parsed": {"answer": self.answer_text(r)},
-            "usage": r.usage, "latency_s": r.latency, "errors": r.errors, "blocks": [], **extra,
+            "usage": r.usage, "latency_s": r.latency, "errors": r.errors, "blocks": [],
+            "completion_prompt": self.completion_prompt(e), **extra,
         }))
+
+    def completion_prompt(self, e: Entry) -> dict[str, Any] | None:
+        """The completion text a run of the local model gave for this item's first turn (models/local.py
+        builds it the same way from the suite), or None for any other model."""
+        if e.run_dir not in self._completion:
+            return None
+        from physbench.core.registry import get_suite
+
+        try:
+            shots = get_suite(e.result.item.suite).completion_prompt(e.result.item)
+        except Exception:  # a suite without one, or one that cannot build it: the chat form was sent
+            return None
+        return _cut(getattr(shots, "text", None))
 
 
 def _answer_data(r: "Result") -> Any:

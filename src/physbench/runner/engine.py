@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from physbench.runner.sink import Sink
 
 
+YIELD_EVERY_S = 0.05  # the longest a worker runs attempts without handing the event loop a turn
+
+
 @dataclass
 class Engine:
     """Runs attempts against one model with one protocol and hands each to the sink."""
@@ -170,13 +173,18 @@ class Engine:
             tally.tokens += attempt_tokens(record.usage)
             update(tally)
 
+        yielded = time.monotonic()
+
         async def worker() -> None:
-            nonlocal busy
+            nonlocal busy, yielded
             for item, repeat in pending:  # one shared iterator: each attempt is taken once
                 record = await attempt(item, repeat)
                 if verdicts is not None and record.status == FETCHED:
                     verdicts.unread += 1
                 hand_on(record)
+                if time.monotonic() - yielded > YIELD_EVERY_S:  # a model that answers without waiting
+                    yielded = time.monotonic()  # (scripted) must still let Ctrl-C and the sink's timers in
+                    await asyncio.sleep(0)
             if verdicts is None:
                 return
             busy -= 1

@@ -11,6 +11,7 @@ import gc
 import os
 import re
 import signal
+import sys
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -21,8 +22,10 @@ from typing import Any, Iterator
 from physbench.core.errors import UserError
 from physbench.core.hashing import item_set_hash
 from physbench.core.registry import get_suite
-from physbench.models.factory import ModelOptions, base_urls, make_model
-from physbench.protocols import calls_model, check_model, check_model_spec, get_protocol
+from physbench.models.factory import base_urls
+from physbench.runner.model_check import checked_model
+from physbench.runner.stopping import Stopper
+from physbench.protocols import calls_model, check_model_spec, get_protocol
 from physbench.runner.engine import Engine
 from physbench.runner.manifest import Manifest, git_revision
 from physbench.runner.progress import Tally, make_progress
@@ -60,6 +63,7 @@ class EvalConfig:
     item_options: tuple[tuple[str, str], ...] = ()  # a suite's own item options (`--option NAME=VALUE`)
     reasoning_effort: str | None = None  # --reasoning-effort: sent as `reasoning_effort` (see REASONING_EFFORTS)
     thinking_budget: int | None = None  # --thinking-budget: the most thinking tokens per call
+    label: str | None = None  # the run's name in reports and the viewer (`--label`); default: from the model spec
 
     def __repr__(self) -> str:  # keep the key out of any traceback or log
         return f"EvalConfig(suite={self.suite!r}, split={self.split!r}, model={self.model!r})"
@@ -73,6 +77,7 @@ class EvalResult:
     attempted: int  # attempts run in this invocation
     skipped: int  # attempts already graded by an earlier invocation
     wall_s: float
+    reason: str | None = None  # why a run with status "stopped" was stopped
 
 
 DEV_KEY_ERROR = "--key-file is only for a keyed split (e.g. --split test); the dev split is public and takes no key"
@@ -101,6 +106,8 @@ def _check_options(c: EvalConfig) -> None:
         raise UserError("--split test needs --key-file")
     if c.split == "dev" and c.key is not None:
         raise UserError(DEV_KEY_ERROR)
+    if c.label is not None and not (c.label.strip() and c.label.isprintable() and len(c.label) <= 80):
+        raise UserError("--label must be 1 to 80 printable characters")
     if base_urls(c.base_url) and not (c.model or "").startswith("openai/"):
         raise UserError("--base-url applies to openai/NAME models only")
     _check_reasoning(c)
@@ -236,7 +243,8 @@ def _frozen_heap() -> Iterator[None]:
             gc.unfreeze()
 
 
-async def _drive(engine: Engine, work: list[Any], concurrency: int, tally: Tally, progress: Any) -> None:
+async def _drive(engine: Engine, work: list[Any], concurrency: int, tally: Tally, progress: Any,
+                 stopper: Stopper, watch: Any) -> None:
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
     try:
@@ -244,14 +252,21 @@ async def _drive(engine: Engine, work: list[Any], concurrency: int, tally: Tally
             loop.add_signal_handler(signal.SIGTERM, task.cancel)
     except (NotImplementedError, RuntimeError):  # not the main thread, or no signals here
         pass
+    stopper.attach(loop, task)
+    if watch is not None and task is not None:
+        watch.stop = task.cancel  # every recent request failed: stop with the reason
     try:
-        await engine.run(work, concurrency=concurrency, tally=tally, progress=progress)
+        if not stopper.requested:
+            await engine.run(work, concurrency=concurrency, tally=tally, progress=progress)
     finally:
+        stopper.detach()
         try:
             loop.remove_signal_handler(signal.SIGTERM)
         except (NotImplementedError, RuntimeError):
             pass
         await engine.model.aclose()
+    if stopper.requested:
+        raise asyncio.CancelledError  # a Ctrl-C that came as the run ended: interrupted all the same
 
 
 def settle_sampling(protocol: Any, c: EvalConfig) -> dict[str, Any] | None:
@@ -304,36 +319,37 @@ def evaluate(c: EvalConfig) -> EvalResult:
         check_item(item)
     run_dir = Path(c.run_dir) if c.run_dir else default_run_dir(c.suite, c.model)
     by_id = {item.id: item for item in items}
-    with _frozen_heap():
-        # the grading process is forked now, before the model and the store are made, so that its
-        # warm-up (imports, a first grade) overlaps them; it is ended if the run stops before it starts
-        fork = hasattr(os, "fork") and (c.grade_inline is False or (c.grade_inline is None and forking()))
-        early = ProcessSink(suite, run_dir, by_id) if fork else None
-        try:
-            outcome = _run(c, suite, protocol, items, by_id, run_dir, early)
-        except BaseException:
-            if early is not None and not early.settled:
-                early.abandon()
-            raise
-    wall, tally, skipped, status = outcome
-    with open_run(run_dir) as reader:
-        summary = summarise(reader)
-    return EvalResult(run_dir=run_dir, summary=summary, status=status, attempted=tally.done + tally.errors,
-                      skipped=skipped, wall_s=wall)
+    stopper = Stopper()  # installed once the model has answered the preflight, until the summary is read
+    try:
+        with _frozen_heap():
+            # the grading process is forked now, before the model and the store are made, so that its
+            # warm-up (imports, a first grade) overlaps them; it is ended if the run stops before it starts
+            fork = hasattr(os, "fork") and (c.grade_inline is False or (c.grade_inline is None and forking()))
+            early = ProcessSink(suite, run_dir, by_id) if fork else None
+            try:
+                outcome = _run(c, suite, protocol, items, by_id, run_dir, early, stopper)
+            except BaseException:
+                if early is not None and not early.settled:
+                    early.abandon()
+                raise
+        wall, tally, skipped, status, reason = outcome
+        with open_run(run_dir) as reader:
+            summary = summarise(reader)
+    finally:
+        stopper.restore()
+    attempted = tally.done + tally.errors
+    if status != "completed":  # attempts dropped on the way to the store are not counted as run
+        attempted = min(attempted, max(0, int(summary["n_done"]) + int(summary["n_errors"]) - skipped))
+    return EvalResult(run_dir=run_dir, summary=summary, status=status, attempted=attempted,
+                      skipped=skipped, wall_s=wall, reason=reason)
 
 
 def _run(c: EvalConfig, suite: Any, protocol: Any, items: list[Any], by_id: dict[str, Any], run_dir: Path,
-         early: ProcessSink | None) -> tuple[float, Tally, int, str]:
-    """Make the model and the store, run the attempts not yet graded: (wall s, tally, skipped, status)."""
+         early: ProcessSink | None, stopper: Stopper) -> tuple[float, Tally, int, str, str | None]:
+    """Make the model and the store, run the attempts not yet graded:
+    (wall s, tally, skipped, status, why it was stopped)."""
     assert c.model is not None and c.protocol is not None and c.repeats is not None and c.max_attempts is not None
-    options = ModelOptions(base_url=c.base_url, api_key_env=c.api_key_env, concurrency=c.concurrency,
-                           timeout_s=c.timeout_s, price_table=c.price_table, max_retry_after_s=c.max_retry_after_s)
-    model = make_model(c.model, suite, options)
-    try:
-        check_model(protocol, model)
-    except BaseException:
-        asyncio.run(model.aclose())
-        raise
+    model, watch = checked_model(c, suite, protocol, items)
     info_fn = getattr(model, "info", None)
     source_fn = getattr(suite, "data_source", None)  # a suite reading a data file says which one
     data_source = source_fn() if callable(source_fn) else None
@@ -349,8 +365,10 @@ def _run(c: EvalConfig, suite: Any, protocol: Any, items: list[Any], by_id: dict
         options={"concurrency": c.concurrency, "timeout_s": c.timeout_s, "max_attempts": c.max_attempts,
                  "retry_delay_s": c.retry_delay_s, "max_retry_after_s": c.max_retry_after_s, "limit": c.limit,
                  "item_options": dict(c.item_options), **({"data_source": data_source} if data_source else {}),
-                 "keyed": c.key is not None, **_retry_source(suite, c)},
+                 "keyed": c.key is not None, **_retry_source(suite, c),
+                 **({"label": c.label} if c.label else {})},
         git_revision=git_revision())
+    stopper.install()  # from here on, Ctrl-C stops the run cleanly (its summary is printed)
     try:
         store = _open_store(run_dir, manifest)
     except BaseException:
@@ -380,6 +398,8 @@ def _run(c: EvalConfig, suite: Any, protocol: Any, items: list[Any], by_id: dict
             sink = make_sink(suite, store, by_id, inline=inline)
         if not isinstance(sink, ProcessSink):  # a grading process stores the items itself, off the event loop
             store.write_items(items)
+        else:
+            stopper.on_stop.append(sink.cut)
         progress = make_progress(f"{c.suite} x {c.model}", quiet=c.quiet)  # after the fork: rich runs a thread
         engine = Engine(model=model, protocol=protocol, sink=sink,
                         sampling={"temperature": c.temperature, "max_tokens": c.max_tokens, **reasoning_sampling(c)},
@@ -387,10 +407,10 @@ def _run(c: EvalConfig, suite: Any, protocol: Any, items: list[Any], by_id: dict
                                            max_retry_after_s=c.max_retry_after_s), seed=c.seed)
         try:
             workers = getattr(model, "total_concurrency", None) or c.concurrency  # --concurrency per endpoint
-            asyncio.run(_drive(engine, work, workers, tally, progress))
-            status = "completed"
+            asyncio.run(_drive(engine, work, workers, tally, progress, stopper, watch))
+            status = "interrupted" if stopper.requested else "completed"  # a Ctrl-C as it ended: some not stored
         except (KeyboardInterrupt, asyncio.CancelledError):
-            status = "interrupted"
+            status = "stopped" if watch is not None and watch.reason and not stopper.requested else "interrupted"
         except RuntimeError as exc:  # the grading process or the store failed
             status, failure = "failed", str(exc)
         finally:
@@ -406,7 +426,10 @@ def _run(c: EvalConfig, suite: Any, protocol: Any, items: list[Any], by_id: dict
             store.end_session(status, tally.done + tally.errors)
     finally:
         store.close()
+    if stopper.requested and status == "completed":
+        status = "interrupted"  # the Ctrl-C came as the last attempts were stored: some may have been dropped
     if failure is not None:
         raise UserError(failure)
     # the progress line's interval, so that it and the summary print the same rate
-    return tally.elapsed(), tally, len(items) * c.repeats - len(work), status
+    reason = watch.reason if watch is not None and status == "stopped" else None
+    return tally.elapsed(), tally, len(items) * c.repeats - len(work), status, reason

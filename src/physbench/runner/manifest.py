@@ -80,7 +80,7 @@ class Manifest:
             if mine == theirs:
                 continue
             if name == "item_set_hash":
-                out.append("the item set differs (another --limit, split or key?)")
+                out.append("the items differ (another --limit, --split, --key-file, --benchmark-version or --option?)")
             else:
                 out.append(f"{name}: {mine!r} stored, {theirs!r} now")
         return out

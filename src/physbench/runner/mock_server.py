@@ -9,6 +9,8 @@ body and play a sequence, one step per matching request (the last step repeats):
 `close` (drop the connection), `malformed` (broken JSON), `length` (half the text, finish_reason
 "length"), `empty` (no content), `301`/`302`/`303`/`307`/`308` (a redirect to `location`).
 `usage` (a dict) replaces fields of every reply's usage counts (e.g. a hostile 10**30 tokens).
+`GET /models` lists `models` (default: "mock"; any name is served),
+or answers with the HTTP error that a rule matching every request ("") plays next.
 
 Run it alone with `python -m physbench.runner.mock_server [--port P] [--config FILE]`; it prints
 `listening http://127.0.0.1:PORT/v1` and serves until stdin closes or it is killed.
@@ -52,6 +54,7 @@ class MockConfig:
     usage: dict[str, Any] = field(default_factory=dict)  # fields that replace the reply's usage counts
     location: str = ""  # where a redirect step points
     error_message: str = ""  # the message of an error step's body (default "mock STATUS")
+    models: list[str] = field(default_factory=lambda: ["mock"])  # what GET /models lists (any name is served)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "MockConfig":
@@ -61,7 +64,8 @@ class MockConfig:
                    record=bool(d.get("record", False)),
                    replies=[(str(r["match"]), str(r["reply"])) for r in d.get("replies", [])],
                    usage=dict(d.get("usage") or {}), location=str(d.get("location", "")),
-                   error_message=str(d.get("error_message", "")))
+                   error_message=str(d.get("error_message", "")),
+                   models=[str(m) for m in d.get("models", ["mock"])])
 
 
 def _reply_text(request: dict[str, Any], default: str) -> str:
@@ -218,6 +222,7 @@ class MockServer:
         self._server: asyncio.base_events.Server | None = None
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
+        self._error: OSError | None = None
 
     @property
     def base_url(self) -> str:
@@ -226,6 +231,12 @@ class MockServer:
     def handle(self, conn: _Connection, method: str, path: str, body: bytes) -> None:
         if method == "GET" and path.endswith("/stats"):
             conn.respond(200, json.dumps(dict(self.requests)).encode())
+            return
+        if method == "GET" and path.rstrip("/") in ("", "/v1"):
+            conn.respond(200, b'{"object": "physbench mock server", "see": "/v1/models"}')
+            return
+        if method == "GET" and path.endswith("/models"):
+            self._list_models(conn)
             return
         if method != "POST" or not path.endswith("/chat/completions"):
             conn.respond(404, b'{"error": {"message": "not found"}}')
@@ -243,6 +254,18 @@ class MockServer:
             self._loop.call_later(self.config.delay_s, self._play, conn, step, body)
         else:
             self._play(conn, step, body)
+
+    def _list_models(self, conn: _Connection) -> None:
+        """GET /models: the configured names, unless a fault rule for every request (match "") says
+        its next step is an HTTP error, which this answers too (without using up the step)."""
+        every = next((rule for rule in self.config.faults if rule.match == ""), None)
+        if every is not None:
+            step = every.sequence[min(every.seen, len(every.sequence) - 1)]
+            if step.isdigit():
+                conn.respond(int(step), json.dumps({"error": {"message": f"mock {step}"}}).encode())
+                return
+        conn.respond(200, json.dumps({"object": "list", "data": [{"id": m, "object": "model", "owned_by": "mock"}
+                                                                 for m in self.config.models]}).encode())
 
     def _play(self, conn: _Connection, step: str, body: bytes) -> None:
         if step == "timeout":
@@ -291,7 +314,13 @@ class MockServer:
         def run() -> None:
             loop = asyncio.new_event_loop()
             asyncio.set_event_loop(loop)
-            loop.run_until_complete(self._serve())
+            try:
+                loop.run_until_complete(self._serve())
+            except OSError as exc:  # the port is taken: start() raises it
+                self._error = exc
+                self._ready.set()
+                loop.close()
+                return
             loop.run_forever()
             loop.run_until_complete(loop.shutdown_asyncgens())
             loop.close()
@@ -300,6 +329,9 @@ class MockServer:
         self._thread.start()
         if not self._ready.wait(10):
             raise RuntimeError("mock server did not start")
+        if self._error is not None:
+            self._loop = None
+            raise self._error
         return self
 
     def stop(self) -> None:

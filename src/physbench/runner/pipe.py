@@ -14,10 +14,12 @@ import asyncio
 import fcntl
 import os
 import struct
+from collections import deque
 
 HEADER = struct.Struct("!I")
 PIPE_BYTES = 1 << 20  # ask Linux for a 1 MiB pipe (default 64 KiB): fewer wake-ups on both sides
 READ_BYTES = 1 << 20
+WRITE_BYTES = 1 << 20  # the most one write() is given: a blocking write then returns within one pipe's worth
 
 
 def make_pipe() -> tuple[int, int]:
@@ -45,6 +47,34 @@ class FrameSender:
         self._out = bytearray()
         self._loop: asyncio.AbstractEventLoop | None = None  # the loop watching for writability
         self.failure: PipeClosed | None = None
+        self._ends: deque[int] = deque()  # where each queued frame ends, counted in bytes ever queued
+        self._queued = self._written = 0
+        self._cut = False
+        self._sentinel_at: int | None = None  # where the end-of-run sentinel ends, once queued
+
+    def cut(self) -> None:
+        """Send no frame that has not begun (safe to call from a signal handler): the frame being
+        written is finished, so the receiver never reads half of one; the rest is dropped."""
+        self._cut = True
+
+    def _drop_unsent(self) -> None:
+        """Keep only the rest of the frame being written (and the sentinel, once close() has queued it)."""
+        while self._ends and self._ends[0] <= self._written:
+            self._ends.popleft()
+        if self._ends:
+            del self._out[self._ends[0] - self._written:]
+            self._queued = self._ends[0]
+            self._ends = deque([self._queued])
+        else:
+            self._out.clear()
+        if self._sentinel_at is not None and self._sentinel_at not in self._ends and self._sentinel_at > self._written:
+            self._queue_sentinel()
+
+    def _queue_sentinel(self) -> None:
+        self._out += HEADER.pack(0)
+        self._queued += HEADER.size
+        self._ends.append(self._queued)
+        self._sentinel_at = self._queued
 
     @property
     def pending(self) -> int:
@@ -55,8 +85,12 @@ class FrameSender:
         """Queue one frame and write as much as the pipe takes now; raises PipeClosed if it is gone."""
         if self.failure is not None:
             raise self.failure
+        if self._cut:
+            return
         self._out += HEADER.pack(len(payload))
         self._out += payload
+        self._queued += HEADER.size + len(payload)
+        self._ends.append(self._queued)
         if self._loop is not None:
             return  # already waiting for the pipe: the frame goes out behind the ones queued
         self._write_some()
@@ -71,13 +105,15 @@ class FrameSender:
 
     def _write_some(self) -> None:
         try:
-            written = os.write(self.fd, self._out)
+            with memoryview(self._out) as view, view[:WRITE_BYTES] as part:
+                written = os.write(self.fd, part)
         except BlockingIOError:
             return
         except OSError:  # EPIPE and the like: the grading process has ended
             self.failure = PipeClosed("the grading process has stopped")
             raise self.failure from None
         del self._out[:written]
+        self._written += written
 
     def _on_writable(self) -> None:
         try:
@@ -98,6 +134,10 @@ class FrameSender:
         os.set_blocking(self.fd, True)
         try:
             while self._out:
+                if self._cut:  # in pieces of at most WRITE_BYTES, so that a cut takes effect soon
+                    self._drop_unsent()
+                    if not self._out:
+                        break
                 self._write_some()
         finally:
             os.set_blocking(self.fd, False)
@@ -107,8 +147,10 @@ class FrameSender:
         self._unwatch()
         try:
             if self.failure is None:
+                if self._cut:
+                    self._drop_unsent()
                 if sentinel:
-                    self._out += HEADER.pack(0)
+                    self._queue_sentinel()
                 self._write_all()
         finally:
             os.close(self.fd)

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from physbench.core.items import Item
     from physbench.runner.store import RunStore
 
+STOP_SIGNAL = signal.SIGUSR1  # the runner asks the grading process to stop after its current batch
 INLINE_ENV = "PHYSBENCH_GRADE_INLINE"  # set to 1 to grade in the runner's own process
 BATCH_WAIT_S = 0.005  # an answered attempt reaches the grading process within this long...
 BATCH_MAX = 256  # ...or at once when this many are waiting
@@ -142,6 +143,9 @@ def _child(read_fd: int, write_fd: int, reply_read: int, reply_write: int, suite
     a verdict when it held fetched attempts); stop at the sentinel or when the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the runner decides when to stop, and tells us
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    stop = []  # STOP_SIGNAL (a Ctrl-C in the runner): end after the batch being graded
+    signal.signal(STOP_SIGNAL, lambda signum, frame: stop.append(signum))
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {STOP_SIGNAL})  # blocked since the fork (see ProcessSink)
     _batch_scheduling()
     os.close(write_fd)  # our copy of the sending end: without closing it we would never see EOF
     os.close(reply_read)  # nor would a write to a runner that has gone fail rather than block
@@ -152,8 +156,8 @@ def _child(read_fd: int, write_fd: int, reply_read: int, reply_write: int, suite
     writer: RowWriter | None = None  # opened at the first batch: the runner may fork before the store exists
     try:
         while True:
-            data = receiver.receive()
-            if data is None:  # the runner is gone: what we received is committed already
+            data = None if stop else receiver.receive()
+            if data is None or stop:  # the runner is gone or stopping: what was graded is committed
                 break
             if not data:  # the runner's end-of-run sentinel
                 break
@@ -199,9 +203,11 @@ class ProcessSink:
         reply_read, reply_write = os.pipe()  # the verdicts on fetched attempts, coming back
         self._process = ctx.Process(target=_child, name="physbench-grader", daemon=False,
                                     args=(read_fd, write_fd, reply_read, reply_write, suite, run_dir, items))
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {STOP_SIGNAL})  # until the child has its handler
         try:
             self._process.start()
         finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
             os.close(read_fd)
             os.close(reply_write)
         self._sender = FrameSender(write_fd)
@@ -213,6 +219,7 @@ class ProcessSink:
         self._batch: list[tuple[Any, ...]] = []
         self._scheduled = False
         self._failure: Exception | None = None
+        self._cut = False
         self.submitted = 0
         self.settled = store is not None  # whoever holds it now closes it (or abandons it)
 
@@ -260,6 +267,18 @@ class ProcessSink:
         for frame in frames:
             self._on_verdict(*marshal.loads(frame))
 
+    def cut(self) -> None:
+        """The run is being stopped (Ctrl-C): what has not begun its way to the grading process is
+        dropped (not stored, so a resumed run asks for it again); the rest is graded and stored."""
+        self._cut = True
+        self._batch = []
+        self._sender.cut()
+        if self._process.pid is not None:
+            try:  # and the grading process ends after the batch it is grading (what it has not, a resume asks for)
+                os.kill(self._process.pid, STOP_SIGNAL)
+            except OSError:
+                pass
+
     def flush(self) -> None:
         """Send the waiting attempts now rather than when the batch's 5 ms are up."""
         self._scheduled_send()
@@ -267,6 +286,8 @@ class ProcessSink:
     def submit(self, attempt: AttemptRecord) -> None:
         if self._failure is not None:
             raise self._failure
+        if self._cut:
+            return
         self._batch.append(attempt.wire())
         self.submitted += 1
         if len(self._batch) >= BATCH_MAX:
@@ -311,6 +332,8 @@ class ProcessSink:
             self._await_exit()
             if self.store is not None:
                 self.store.attach()
+        if self._cut and self._process.exitcode == 0:
+            return self.submitted  # it stopped when asked: its closed pipe is no failure
         if self._process.exitcode != 0 or self._failure is not None:
             raise RuntimeError(f"the grading process failed (exit code {self._process.exitcode}); "
                                "re-run the same command to resume")

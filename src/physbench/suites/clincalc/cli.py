@@ -159,6 +159,9 @@ def synth(out: Path = typer.Option(..., "--out", help="The file to write (.csv, 
     check_seed(seed)
     if out.exists() and out.is_dir():
         raise UserError(f"cannot write {out}: is a directory")
+    from physbench.cli.outputs import out_format
+
+    out_format(str(out), {".csv": "csv", ".parquet": "parquet"})  # another suffix is refused, as everywhere
     n = write_synth(str(out), per_calculator, seed)
     _emit({"out": str(out), "rows": n, "per_calculator": per_calculator, "seed": seed}, as_json,
           f"wrote {n} rows to {out}")

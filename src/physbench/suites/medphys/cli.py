@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import dataclasses
 import math
+import re
 import sys
 from pathlib import Path
 from typing import Any, Optional
@@ -125,6 +127,9 @@ def solve(
                             f"SEED --json > FILE`")
         data = data["params"]  # a whole item was given
     p = params_from_dict(spec.params, data, label=f"{generator} level {level}")
+    impossible = physically_impossible(p)
+    if impossible:
+        raise UserError(f"these params are physically impossible: {'; '.join(impossible)}")
     try:
         if mode is None:
             value = spec.solve(p)
@@ -142,8 +147,35 @@ def solve(
     warnings = spec.violations(p)
     if warnings:
         out["warnings"] = warnings
-    text = f"{value:.6g} {out['unit']}".strip() + "".join(f"\nwarning: {w}" for w in warnings)
-    emit(out, as_json, text)
+    for w in warnings:  # outside the generator's ranges: said on stderr, the answer alone on stdout
+        typer.echo(f"physbench: warning: {w}", err=True)
+    emit(out, as_json, f"{value:.6g} {out['unit']}".strip())
+
+
+_POSITIVE = re.compile(r"(?:_kpa|_mv|_kev|half_life(?:_[hd])?|_half_life_h)$|^(?:kvp|mv|mu|beam_mv|energy_mv)$")
+_NONNEGATIVE = re.compile(r"(?:_cm|_mm|_m|_cm2|_mbq|_gy|_cgy|_mgy|_ugy|_msv|_sv|_week|_h|_d|_s|_min|_u)$"
+                          r"|^(?:activity|mo_activity|fractions|n_fractions|pitch|dose_rate_constant)$")
+
+
+def physically_impossible(p: Any) -> list[str]:
+    """What no measurement can give, by each param's name and unit: a negative length, dose, activity
+    or time, a pressure, energy or half-life that is not positive, a water-phantom temperature below
+    absolute zero or at boiling (295.15 is then kelvin given as degrees Celsius)."""
+    out = []
+    for f in dataclasses.fields(p):
+        value = getattr(p, f.name)
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            continue
+        if f.name == "temp_c" or f.name.endswith("_temp_c"):
+            if value <= -273.15:
+                out.append(f"{f.name} = {value:g} °C is below absolute zero")
+            elif value >= 100:
+                out.append(f"{f.name} = {value:g} °C: water boils at 100 °C (a value in kelvin? subtract 273.15)")
+        elif _POSITIVE.search(f.name) and value <= 0:
+            out.append(f"{f.name} = {value:g} must be positive")
+        elif _NONNEGATIVE.search(f.name) and value < 0:
+            out.append(f"{f.name} = {value:g} cannot be negative")
+    return out
 
 
 # the checking-item commands attach themselves to medphys_app

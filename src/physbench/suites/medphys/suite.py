@@ -52,6 +52,8 @@ class MedphysSuite:
 
         return completion_prompt(item)
 
+    model_forms = ("nocalc", "mode:NAME", "mode:GEN/A+B")  # what make_model answers (named in the unknown-spec error)
+
     def make_model(self, spec: str) -> "Model | None":
         """`mode:NAME` (or `mode:GEN/NAME`): the named error mode where it applies; `nocalc`: the
         no-calculation checker."""

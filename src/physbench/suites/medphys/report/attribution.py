@@ -99,7 +99,8 @@ def _matches_elsewhere(ratio: float, others: Sequence["Result"], answers: ModeAn
 def attribution_for(run: "RunData", answers: ModeAnswers, *, draws: int = NULL_DRAWS,
                     seed: int = NULL_SEED) -> dict[str, Any] | None:
     """Table 17 for one model: failures, attributed share, null share and its one-sided p; best matches."""
-    calc = list(of_kind(run, "calculation").values())
+    # in item order, not the order attempts happened to finish in: the null draws follow this order
+    calc = sorted(of_kind(run, "calculation").values(), key=lambda r: r.item.id)
     failures = [r for r in calc if not passed(r)]
     if not failures:
         return None

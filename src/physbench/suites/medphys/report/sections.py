@@ -8,6 +8,7 @@ from physbench.core.errors import UserError
 from physbench.suites.medphys.generators import get_generator
 
 from physbench.suites.medphys.report.analyses import ERROR_KINDS, SIZE_BINS
+from physbench.report.breakdown import FEW, share_cell
 from physbench.report.tables import (
     DASH, Section, Table, diff, estimate, frac, frac_of, money, number, pct, pct_ci, pct_n, pvalue,
 )
@@ -74,9 +75,10 @@ def accuracy_section(acc: Mapping[str, Any] | None, note: str | None) -> Section
 
     def cell_text(m: str, g: str, lv: int) -> str:
         c = grid.get((m, g, lv))
-        return DASH if not c else f"{c['n_correct']}/{c['n']}: {_acc(c)}"
+        return DASH if not c else share_cell(c)
 
-    by_cell = Table("Accuracy by generator and level: correct/items and % (exact 95% CI).",
+    by_cell = Table(f"Accuracy by generator and level: correct/items and % (exact 95% CI; the count alone in a "
+                    f"cell of fewer than {FEW} items).",
                     ["generator", "level"] + models,
                     [[g, str(lv)] + [cell_text(m, g, lv) for m in models] for g, lv in cells],
                     [False, True] + [True] * len(models))
