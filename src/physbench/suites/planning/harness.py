@@ -26,6 +26,7 @@ from physbench.suites.planning import geometry as geo
 from physbench.suites.planning.goals import Goal, evaluate, rejection, rules_text
 from physbench.suites.planning.metrics import Case, dvh, parse_metric
 from physbench.suites.planning.optimizer import SolverConfig, Term, solve, spg
+from physbench.suites.planning.tasks import task_token
 from physbench.suites.planning.tools import TERM_TYPES, TOOL_NAMES, TOOL_SPECS, ToolArgumentError, parse_arguments
 from physbench.suites.planning.witness import encode_weights
 
@@ -235,7 +236,7 @@ class PlanningHarness:
 
     def _build_summary(self) -> dict[str, Any]:
         p = self.case.patient
-        return {"case_id": p.id, "task_id": self.task.get("id"), "note": self.task.get("note", ""),
+        return {"case_id": p.id, "task_id": task_token(self.task), "note": self.task.get("note", ""),
                 "voxel_mm": list(p.voxel_mm), "voxel_cc": round(p.voxel_cc, 6), "structures": anatomy(self.case),
                 "prescriptions": p.targets, "goals": [g.to_dict() for g in self.goals], "rules": rules_text(),
                 "beams": {"n_beams": len(geo.GANTRY_DEG), "gantry_deg": list(geo.GANTRY_DEG), "energy": "6 MV",

@@ -5,9 +5,9 @@ attempt accounting) and S19 (fluence complexity) — plus a DVH figure per attem
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from physbench.report.breakdown import accuracy_by, accuracy_section
+from physbench.report.breakdown import accuracy_section
 from physbench.report.registry import SuiteReport
 from physbench.report.tables import DASH, Section, Table
 
@@ -20,23 +20,50 @@ POLICY_TITLES = {"primary": "primary", "reason": "escalation reason must match",
                  "hard_goals": "control must meet every hard goal"}  # tasks.POLICIES
 
 
-def _family(r: "Result") -> Iterable[tuple[str, bool]]:
-    detail = r.grade.detail if r.grade is not None else {}
-    yield str(detail.get("family") or r.item.params.get("family") or "?"), bool(r.grade and r.grade.passed)
+def failure_detail(r: "Result") -> dict[str, Any] | None:
+    """The grade detail of an attempt that ended without a reply after its retries (a provider
+    error): a technical failure with no credit (Table S8), never dropped from a denominator."""
+    from physbench.suites.planning.suite import failure_record, judge, task_of
+
+    try:
+        task = task_of(r.item)
+    except (KeyError, TypeError, AttributeError):
+        return None
+    last = r.errors[-1] if r.errors else "no reply"
+    return judge(task, failure_record("provider_error", str(last)))["detail"]
 
 
 def _rows(run: "RunData") -> list[Mapping[str, Any]]:
-    """The attempt rows summary.summarize reads: graded details that name a patient and a family."""
-    return [r.grade.detail for r in run.results
-            if r.grade is not None and isinstance(r.grade.detail, Mapping) and r.grade.detail.get("patient")
-            and r.grade.detail.get("family")]
+    """The attempt rows summary.summarize reads: graded details that name a patient and a family,
+    and a technical-failure row for every attempt that never got a reply."""
+    graded = [r.grade.detail for r in run.results
+              if r.grade is not None and isinstance(r.grade.detail, Mapping) and r.grade.detail.get("patient")
+              and r.grade.detail.get("family")]
+    failed = [d for r in run.failures if (d := failure_detail(r)) is not None]
+    return graded + failed
+
+
+def _families(models: Sequence["RunData"]) -> list[dict[str, Any]]:
+    """Per model and family: accuracy with an exact interval, failed attempts counted as wrong."""
+    from physbench.report.summary import accuracy_cell
+
+    out = []
+    for run in models:
+        n: dict[str, int] = {}
+        k: dict[str, int] = {}
+        for row in _rows(run):
+            f = str(row["family"])
+            n[f] = n.get(f, 0) + 1
+            k[f] = k.get(f, 0) + int((row.get("correct") or {}).get("primary") is True)
+        out += [{"model": run.label, **accuracy_cell(f, n[f], k[f])} for f in sorted(n)]
+    return out
 
 
 def analyse(models: Sequence["RunData"], notes: dict[str, str]) -> dict[str, Any] | None:
     """Per-family accuracy over the models, then each run's decision accuracy and accounting tables."""
     from physbench.suites.planning.summary import summarize
 
-    families = accuracy_by(models, _family)
+    families = _families(models)
     if not families:
         notes["planning"] = "no graded planning responses"
         return None
@@ -152,7 +179,8 @@ def sections(analyses: Mapping[str, Any], notes: Mapping[str, str]) -> list[Sect
                            "escalation reason to match the family, or a submitted feasible control to meet "
                            "every hard goal.", [s14]))
     out.append(Section("planning-decisions", "Decisions and technical failures (OpenGray Tables S8, S12)",
-                       "A reply that breaks the required format is a technical failure: it earns nothing.",
+                       "A reply that breaks the required format, and an attempt that got no reply after its retries "
+                       "(a provider error), is a technical failure: no credit, kept in every denominator.",
                        [_decisions(runs), _failures(runs)]))
     doses = _doses(runs)
     complexity = _complexity(runs)

@@ -10,7 +10,6 @@ and its detail carries the three policies of Table S14 and the plan's dose endpo
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections import OrderedDict
 from functools import lru_cache
@@ -24,6 +23,7 @@ if TYPE_CHECKING:
     from physbench.protocols.base import Answer
     from physbench.suites.planning.harness import PlanningHarness
     from physbench.suites.planning.metrics import Case
+    from physbench.suites.planning.pool import PooledHarness
 
 SYSTEMS = ("agent", "interpreter", "controller", "arithmetic")
 PROTOCOL_OF = {"agent": "agent", "interpreter": "direct", "controller": "controller", "arithmetic": "arithmetic"}
@@ -93,6 +93,7 @@ def case_for(patient_id: str) -> "Case":
     """The patient's Case on the cached pencil-beam influence (the last few kept in memory)."""
     from physbench.suites.planning.influence import influence_for
     from physbench.suites.planning.metrics import Case
+    from physbench.suites.planning.pool import PooledHarness
     from physbench.suites.planning.openkbp import load_shipped
 
     if patient_id in _CASES:
@@ -112,6 +113,15 @@ def new_harness(task: dict[str, Any]) -> "PlanningHarness":
     return PlanningHarness(task, case_for(task["patient"]))
 
 
+def run_system(name: str, task: dict[str, Any]) -> dict[str, Any]:
+    """A no-model system (controller, arithmetic) on a fresh harness: its tool log and result."""
+    from physbench.suites.planning.systems import SYSTEMS as RUN
+
+    h = new_harness(task)
+    RUN[name](h)
+    return {"tool_log": list(h.log), "result": h.result()}
+
+
 def controller_result(task: dict[str, Any]) -> dict[str, Any]:
     """The controller's terminal record on a task (deterministic: run once per task and kept)."""
     from physbench.suites.planning.systems import controller
@@ -126,7 +136,7 @@ def controller_result(task: dict[str, Any]) -> dict[str, Any]:
     return json.loads(json.dumps(_CONTROLLER[key]))
 
 
-def _failure(why: str, detail: str = "") -> dict[str, Any]:
+def failure_record(why: str, detail: str = "") -> dict[str, Any]:
     return {"outcome": "technical_failure", "failure": why, "detail": detail[:500]}
 
 
@@ -138,11 +148,11 @@ def attempt_result(task: dict[str, Any], system: str, text: str | None, finish_r
 
     if system == "interpreter":
         if truncated(finish_reason):
-            return _failure("truncated", "the reply hit the token limit")
+            return failure_record("truncated", "the reply hit the token limit")
         return decide(parse_reply(text), lambda: controller_result(task))
     result = (detail or {}).get("result")
     if not isinstance(result, Mapping) or result.get("outcome") not in ("submitted", "escalated", "no_decision"):
-        return _failure(str(outcome or "no_result"), "the attempt left no harness result")
+        return failure_record(str(outcome or "no_result"), "the attempt left no harness result")
     out = json.loads(json.dumps(result))
     if outcome == "budget_exhausted" and out["outcome"] == "no_decision":
         out["budget_exhausted"] = True
@@ -183,16 +193,18 @@ class _SystemProtocol:
         self.name = name
 
     def run_sync(self, item: Any) -> dict[str, Any]:
-        from physbench.suites.planning.systems import SYSTEMS as RUN
-
-        h = new_harness(task_of(item))
-        RUN[self.name](h)
-        return {"tool_log": list(h.log), "result": h.result()}
+        return run_system(self.name, task_of(item))
 
     async def run(self, item: "Item", ask: Any) -> "Answer":
+        """The system in a harness worker process (pool.py), off the event loop."""
         from physbench.protocols.base import Answer
+        from physbench.suites.planning.pool import PoolError, pool
 
-        detail = await asyncio.to_thread(self.run_sync, item)
+        p = pool()
+        try:
+            detail = await p.run("system", p.new_key(), (self.name, task_of(item)))
+        except PoolError as exc:
+            detail = {"tool_log": [], "result": {"outcome": "worker_lost", "detail": str(exc)}}
         return Answer(text="", finish_reason="stop", outcome=None, detail=detail)
 
 
@@ -225,9 +237,11 @@ class PlanningSuite:
         """The system a protocol stands for: a plain `direct` call is the interpreter's one reply."""
         return {"system": SYSTEM_OF.get(protocol, "agent")}
 
-    def harness(self, item: "Item") -> "PlanningHarness":
-        """A fresh harness for the `agent` protocol."""
-        return new_harness(task_of(item))
+    def harness(self, item: "Item") -> "PooledHarness":
+        """A fresh harness for the `agent` protocol, its state in a worker process (pool.py)."""
+        from physbench.suites.planning.pool import PooledHarness
+
+        return PooledHarness(task_of(item))
 
     def protocols(self) -> dict[str, Any]:
         return {"controller": lambda _suite, **kw: _SystemProtocol("controller", **kw),
@@ -243,7 +257,7 @@ class PlanningSuite:
                                     getattr(answer, "outcome", None), getattr(answer, "detail", None))
             verdict = judge(task, result)
         except Exception as exc:  # grading never raises on an attempt: an unreadable one earns nothing
-            verdict = judge(task, _failure("grading_error", f"{type(exc).__name__}: {exc}"))
+            verdict = judge(task, failure_record("grading_error", f"{type(exc).__name__}: {exc}"))
         return Grade(score=verdict["score"], passed=verdict["outcome"] == "correct", outcome=verdict["outcome"],
                      detail=verdict["detail"])
 

@@ -11,6 +11,7 @@ reference (decision, accepted escalation reasons, certificate) and meta.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from importlib import resources
@@ -50,6 +51,13 @@ def _task(patient: Patient, family: str, goals: list[Goal], reference: dict[str,
             "goals": [g.to_dict() for g in goals], "note": note, "reference": reference,
             "meta": {"patient": patient.id, "family": family, "targets": patient.targets,
                      "structures": sorted(patient.structures), "source": patient.source, **(meta or {})}}
+
+
+def task_token(task: dict[str, Any]) -> str:
+    """The name a model sees for a task: a digest of what it is shown anyway (case, goals, note), so
+    the token carries no family, id or reference; distinct tasks get distinct tokens."""
+    seen = json.dumps([task["patient"], task["goals"], task.get("note", "")], sort_keys=True, separators=(",", ":"))
+    return "case-" + hashlib.sha256(seen.encode()).hexdigest()[:12]
 
 
 def load_witnesses() -> dict[str, Any]:
