@@ -216,3 +216,26 @@ def witnesses(patients: Optional[list[str]] = typer.Argument(None, help="Patient
              f"{'matches' if r['matches_shipped'] else 'DIFFERS FROM'} the shipped witness" for pid, r in rows.items()]
     lines += [f"{pid}: no witness ({why})" for pid, why in found["no_witness"].items()]
     _emit({"patients": rows, "no_witness": found["no_witness"], "written": out}, as_json, "\n".join(lines))
+
+
+@planning_app.command("beam-data")
+def beam_data(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """The dose model's 6 MV beam data in water beside published ranges: d_max, PDD(10), TPR(10),
+    TPR20/10, the 80-20 % penumbra at 10 cm (on the dose grid and of the kernel) and the dose 3 cm
+    outside the field edge."""
+    from physbench.suites.planning.beam_data import measure
+
+    m = measure()
+    pub = m["published_6mv"]
+    rng = lambda k: f"{pub[k][0]:g}-{pub[k][1]:g}"  # noqa: E731
+    pen, out = m["penumbra_80_20_mm"], m["out_of_field_3cm_pct"]
+    lines = [f"model {m['model']}, voxel {' x '.join(f'{v:g}' for v in m['voxel_mm'])} mm, node step "
+             f"{'x'.join(map(str, m['node_step']))}; 10 x 10 cm field, one beam, water (published 6 MV in brackets)",
+             f"d_max {m['d_max_mm']:g} mm [{rng('d_max_mm')}]",
+             f"PDD(10) at SSD 100 cm {m['pdd10_pct']:g} % [{rng('pdd10_pct')}]",
+             f"TPR(10) {m['tpr_10']:g} [{rng('tpr_10')}], TPR20/10 {m['tpr20_10']:g} [{rng('tpr20_10')}]",
+             f"80-20 % penumbra at 10 cm: {pen['leaf_travel']:g} mm along leaf travel, {pen['across_leaves']:g} mm "
+             f"across leaves, {pen['kernel']:g} mm in the kernel itself [{rng('penumbra_80_20_mm')}]",
+             f"dose 3 cm outside the 50 % edge at 10 cm: {out['leaf_travel']:g} % / {out['across_leaves']:g} % "
+             f"of the central axis [{rng('out_of_field_3cm_pct')}]"]
+    _emit(m, as_json, "\n".join(lines))

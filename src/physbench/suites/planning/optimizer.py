@@ -162,7 +162,8 @@ class Problem:
         return self.cfg.smoothness * float(w @ hw), 2.0 * self.cfg.smoothness * hw
 
     def adjoint(self, g_rows: np.ndarray) -> np.ndarray:
-        return np.asarray(self.inf.nodes_t @ (self.PT @ g_rows).astype(np.float32), dtype=np.float64)
+        # float32 throughout: a float64 vector would make scipy copy PT to float64 on every call
+        return np.asarray(self.inf.nodes_t @ (self.PT @ g_rows.astype(np.float32)), dtype=np.float64)
 
 
 def solve(case: Case, terms: list[Term], w0: np.ndarray | None = None, config: SolverConfig | None = None) -> SolveResult:

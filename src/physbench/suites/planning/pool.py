@@ -18,6 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 WORKERS_ENV = "PHYSBENCH_PLANNING_WORKERS"
+# one thread per worker: a BLAS or OpenMP pool per process would oversubscribe the cores (and its
+# spinning threads multiply the CPU a plan takes several times over on a busy machine)
+THREAD_ENV = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 
 
 def default_workers() -> int:
@@ -112,12 +115,21 @@ class HarnessPool:
                 return
             ctx = mp.get_context("spawn")  # no fork of a process with threads and an event loop
             self._procs = [w for w in self._procs if w.process.is_alive()]
-            while len(self._procs) < self.workers:
-                parent, child = ctx.Pipe()
-                proc = ctx.Process(target=_serve, args=(child,), daemon=True, name="planning-harness")
-                proc.start()
-                child.close()
-                self._procs.append(_Worker(proc, parent))
+            saved = {k: os.environ.get(k) for k in THREAD_ENV}
+            os.environ.update({k: "1" for k in THREAD_ENV})  # a spawned child reads them as it starts
+            try:
+                while len(self._procs) < self.workers:
+                    parent, child = ctx.Pipe()
+                    proc = ctx.Process(target=_serve, args=(child,), daemon=True, name="planning-harness")
+                    proc.start()
+                    child.close()
+                    self._procs.append(_Worker(proc, parent))
+            finally:
+                for k, v in saved.items():
+                    if v is None:
+                        os.environ.pop(k, None)
+                    else:
+                        os.environ[k] = v
 
     async def _ask(self, worker: _Worker, op: str, key: int, payload: Any) -> Any:
         async with worker.lock():

@@ -1,0 +1,48 @@
+"""`physbench planning beam-data`: the dose model's 6 MV numbers measured through the suite's own
+matrix builder on a water phantom, set beside published ranges (issue 34 item 1)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from physbench.suites.planning import dose_model as dm
+
+
+@pytest.fixture(scope="module")
+def measured():
+    from physbench.suites.planning.beam_data import measure
+
+    return measure()
+
+
+def test_central_axis_numbers_follow_the_models_own_tpr(measured):
+    # the matrix path (node grid, trilinear interpolation) reproduces the analytic TPR within 2 %
+    assert measured["tpr_10"] == pytest.approx(float(dm.tpr(np.array(100.0))), rel=0.02)
+    assert measured["tpr20_10"] == pytest.approx(float(dm.tpr(np.array(200.0)) / dm.tpr(np.array(100.0))), rel=0.02)
+    assert 10.0 <= measured["d_max_mm"] <= 25.0
+    assert list(measured["depth_dose_pct"].values()) == sorted(measured["depth_dose_pct"].values(), reverse=True)
+
+
+def test_penumbra_and_edge_are_measured_not_assumed(measured):
+    pen = measured["penumbra_80_20_mm"]
+    # the kernel's own width follows from sigma at 10 cm; the grid can only widen it
+    sig = float(dm.sigma_mm(np.array(100.0)))
+    assert pen["kernel"] == pytest.approx(2 * 0.8416 * sig, rel=0.05)
+    assert pen["leaf_travel"] >= pen["kernel"] - 0.2 and pen["across_leaves"] >= pen["kernel"] - 0.2
+    assert measured["edge_50_mm"]["leaf_travel"] == pytest.approx(50.0, abs=3.0)
+    assert measured["out_of_field_3cm_pct"]["leaf_travel"] >= 0.0
+
+
+def test_beam_data_cli_prints_json_with_the_published_ranges(cli, measured, monkeypatch):
+    from physbench.suites.planning import beam_data
+
+    monkeypatch.setattr(beam_data, "measure", lambda: measured)  # measured once for the module
+    r = cli("planning", "beam-data", "--json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert set(data["published_6mv"]) >= {"tpr_10", "tpr20_10", "penumbra_80_20_mm", "out_of_field_3cm_pct"}
+    text = cli("planning", "beam-data")
+    assert "TPR20/10" in text.stdout and "penumbra" in text.stdout
