@@ -81,7 +81,12 @@ def measure(voxel_mm: tuple[float, float, float] = (3.906, 3.906, 2.5), c: dm.Mo
     one = replace(c, gantry_deg=(0.0,))
     grid = dm.node_grid(p.external, c.node_step)
     mat, _table, _info = dm.build_node_matrix(p, grid, one)
-    dose = np.asarray(grid.interp @ (mat @ np.ones(mat.shape[1], dtype=np.float32)), dtype=np.float64)
+    node = mat @ np.ones(mat.shape[1], dtype=np.float32)
+    if one.beam_component:  # a uniform field: every beamlet weight 1, so the beam's mean weight is 1
+        from physbench.suites.planning.scatter_model import build_beam_matrix
+
+        node = node + build_beam_matrix(p, grid, one) @ np.ones(1, dtype=np.float32)
+    dose = np.asarray(grid.interp @ node, dtype=np.float64)
     vol = np.zeros(GRID_SHAPE)
     vol.flat[p.external] = dose
     cj, ck = GRID_SHAPE[1] // 2, GRID_SHAPE[2] // 2
@@ -99,7 +104,7 @@ def measure(voxel_mm: tuple[float, float, float] = (3.906, 3.906, 2.5), c: dm.Mo
     lat_v = (np.arange(GRID_SHAPE[2]) - ck) * voxel_mm[2]
     u_edge = _edge(lat_u, vol[ci, :, ck])
     v_edge = _edge(lat_v, vol[ci, cj, :])
-    return {"model": dm.MODEL_VERSION, "voxel_mm": list(voxel_mm), "node_step": list(c.node_step),
+    return {"model": dm.MODEL_VERSION, "beam_component": one.beam_component, "voxel_mm": list(voxel_mm), "node_step": list(c.node_step),
             "setup": {"ssd_mm": ssd, "field_mm_at_isocentre": FIELD_MM, "iso_depth_mm": ISO_DEPTH_MM},
             "d_max_mm": round(d_max, 1),
             "depth_dose_pct": {f"{d:g}": round(100 * pdd(d), 1) for d in (15, 50, 100, 150, 200, 250)},

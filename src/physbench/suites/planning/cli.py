@@ -12,6 +12,16 @@ from physbench.core.errors import UserError
 planning_app = typer.Typer(help="OpenGray planning tasks on OpenKBP anatomy.", no_args_is_help=True, add_completion=False)
 
 DATA_HELP = "A folder of OpenKBP pt_* folders (CSV); the shipped patients when omitted."
+DOSE_MODEL_HELP = "default (the shipped witnesses' model) or scatter (with phantom scatter and leaf transmission)."
+
+
+def _constants(name: str) -> Any:
+    from physbench.suites.planning import dose_model as dm
+
+    models = {"default": dm.DEFAULT, "scatter": dm.SCATTER}
+    if name not in models:
+        raise UserError(f"--dose-model must be one of {', '.join(models)}, not {name!r}")
+    return models[name]
 
 
 def _emit(data: Any, as_json: bool, text: str) -> None:
@@ -178,6 +188,7 @@ def run(system: str = typer.Option(..., "--system", help="controller or arithmet
 @planning_app.command("witnesses")
 def witnesses(patients: Optional[list[str]] = typer.Argument(None, help="Patient ids; every shipped patient when omitted."),
               out: Optional[str] = typer.Option(None, "--out", help="Write the witness table (data/witnesses.json format) here."),
+              dose_model: str = typer.Option("default", "--dose-model", help=DOSE_MODEL_HELP),
               as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
     """Search a feasible witness per patient (Table S4) and compare it with the shipped one."""
     import os
@@ -197,7 +208,8 @@ def witnesses(patients: Optional[list[str]] = typer.Argument(None, help="Patient
         raise UserError(f"unknown patient {unknown[0]!r}; shipped: {shipped_ids()[0]} ... {shipped_ids()[-1]}")
     if out and not Path(out).parent.is_dir():
         raise UserError(f"--out: no folder {str(Path(out).parent)!r}")
-    cases = [Case(p, lambda p=p: infl.influence_for(p)) for p in (load_shipped(i) for i in ids)]
+    constants = _constants(dose_model)
+    cases = [Case(p, lambda p=p: infl.influence_for(p, constants)) for p in (load_shipped(i) for i in ids)]
     found = wit.table(cases, goals_for)
     shipped = load_witnesses()
     rows = {pid: {k: r[k] for k in ("cord_gy", "limit_gy", "min_margin", "solves")} | {"matches_shipped": shipped.get(pid) == r}
@@ -219,17 +231,18 @@ def witnesses(patients: Optional[list[str]] = typer.Argument(None, help="Patient
 
 
 @planning_app.command("beam-data")
-def beam_data(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+def beam_data(dose_model: str = typer.Option("default", "--dose-model", help=DOSE_MODEL_HELP),
+              as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
     """The dose model's 6 MV beam data in water beside published ranges: d_max, PDD(10), TPR(10),
     TPR20/10, the 80-20 % penumbra at 10 cm (on the dose grid and of the kernel) and the dose 3 cm
     outside the field edge."""
     from physbench.suites.planning.beam_data import measure
 
-    m = measure()
+    m = measure(c=_constants(dose_model))
     pub = m["published_6mv"]
     rng = lambda k: f"{pub[k][0]:g}-{pub[k][1]:g}"  # noqa: E731
     pen, out = m["penumbra_80_20_mm"], m["out_of_field_3cm_pct"]
-    lines = [f"model {m['model']}, voxel {' x '.join(f'{v:g}' for v in m['voxel_mm'])} mm, node step "
+    lines = [f"model {m['model']}{' with scatter and leaf transmission' if m['beam_component'] else ''}, voxel {' x '.join(f'{v:g}' for v in m['voxel_mm'])} mm, node step "
              f"{'x'.join(map(str, m['node_step']))}; 10 x 10 cm field, one beam, water (published 6 MV in brackets)",
              f"d_max {m['d_max_mm']:g} mm [{rng('d_max_mm')}]",
              f"PDD(10) at SSD 100 cm {m['pdd10_pct']:g} % [{rng('pdd10_pct')}]",

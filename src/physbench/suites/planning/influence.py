@@ -47,6 +47,8 @@ class DoseInfluence:
     row: np.ndarray  # per beamlet: fluence-map row (across leaf pairs)
     col: np.ndarray  # per beamlet: fluence-map column (along leaf travel)
     info: dict[str, Any] = field(default_factory=dict)
+    beams: sparse.csr_matrix | None = None  # (n_nodes, n_beams): scatter and transmission (scatter_model.py)
+    agg: sparse.csr_matrix | None = None  # (n_beams, n_beamlets): each beam's mean beamlet weight
     _nodes_t: sparse.csr_matrix | None = field(default=None, repr=False)
 
     @property
@@ -59,8 +61,22 @@ class DoseInfluence:
             self._nodes_t = self.nodes.T.tocsr()
         return self._nodes_t
 
+    def forward(self, w32: np.ndarray) -> np.ndarray:
+        """Node doses (float32) of float32 weights: the beamlet matrix plus the beam component."""
+        out = self.nodes @ w32
+        if self.beams is not None and self.agg is not None:
+            out = out + self.beams @ (self.agg @ w32)
+        return out
+
+    def adjoint(self, v32: np.ndarray) -> np.ndarray:
+        """The transpose of ``forward`` applied to float32 node values."""
+        out = self.nodes_t @ v32
+        if self.beams is not None and self.agg is not None:
+            out = out + self.agg.T @ (self.beams.T @ v32)
+        return out
+
     def node_dose(self, w: np.ndarray) -> np.ndarray:
-        return np.asarray(self.nodes @ np.asarray(w, dtype=np.float32), dtype=np.float64)
+        return np.asarray(self.forward(np.asarray(w, dtype=np.float32)), dtype=np.float64)
 
     def dose(self, w: np.ndarray) -> np.ndarray:
         """Dose of every External voxel (same order as ``voxels``) for beamlet weights ``w``."""
@@ -75,7 +91,8 @@ class DoseInfluence:
         return np.searchsorted(self.voxels, flat[ok]), int((~ok).sum())
 
     def nbytes(self) -> int:
-        return sum(m.data.nbytes + m.indices.nbytes + m.indptr.nbytes for m in (self.nodes, self.interp))
+        mats = [m for m in (self.nodes, self.interp, self.beams, self.agg) if m is not None]
+        return sum(m.data.nbytes + m.indices.nbytes + m.indptr.nbytes for m in mats)
 
 
 def model_hash(patient: Patient, constants: dm.ModelConstants = dm.DEFAULT) -> str:
@@ -91,11 +108,18 @@ def build(patient: Patient, constants: dm.ModelConstants = dm.DEFAULT) -> DoseIn
     t0 = time.perf_counter()
     grid = dm.node_grid(patient.external, constants.node_step)
     mat, table, info = dm.build_node_matrix(patient, grid, constants)
+    beams = agg = None
+    if constants.beam_component:
+        from physbench.suites.planning import scatter_model
+
+        beams = scatter_model.build_beam_matrix(patient, grid, constants)
+        agg = scatter_model.aggregation(table.beam.astype(np.int64), len(constants.gantry_deg))
     info.update({"build_s": round(time.perf_counter() - t0, 3), "n_nodes": int(mat.shape[0]),
-                 "nnz": int(mat.nnz), "node_step": list(constants.node_step), "model": dm.MODEL_VERSION})
+                 "nnz": int(mat.nnz), "node_step": list(constants.node_step), "model": dm.MODEL_VERSION,
+                 "beam_component": constants.beam_component})
     return DoseInfluence(patient.id, model_hash(patient, constants), f"model:{dm.MODEL_VERSION}",
                          patient.external, mat, grid.interp.astype(np.float32).tocsr(),
-                         table.beam, table.row, table.col, info)
+                         table.beam, table.row, table.col, info, beams, agg)
 
 
 def _pack(m: sparse.csr_matrix, prefix: str) -> dict[str, np.ndarray]:
@@ -113,7 +137,8 @@ def save(inf: DoseInfluence, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     meta = {"patient_id": inf.patient_id, "content_hash": inf.content_hash, "source": inf.source,
             "info": inf.info, "format": FORMAT_VERSION}
-    arrays = {**_pack(inf.nodes, "nodes"), **_pack(inf.interp, "interp"), "voxels": inf.voxels,
+    extra = {**_pack(inf.beams, "beams"), **_pack(inf.agg, "agg")} if inf.beams is not None and inf.agg is not None else {}
+    arrays = {**_pack(inf.nodes, "nodes"), **_pack(inf.interp, "interp"), **extra, "voxels": inf.voxels,
               "beam": inf.beam, "row": inf.row, "col": inf.col, "meta": np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)}
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     try:
@@ -132,8 +157,11 @@ def load(path: Path, expect_hash: str | None = None) -> DoseInfluence | None:
             meta = json.loads(bytes(z["meta"]).decode())
             if meta.get("format") != FORMAT_VERSION or (expect_hash and meta["content_hash"] != expect_hash):
                 return None
+            beams = _unpack(z, "beams") if "beams_data" in z.files else None
+            agg = _unpack(z, "agg") if "agg_data" in z.files else None
             return DoseInfluence(meta["patient_id"], meta["content_hash"], meta["source"], z["voxels"],
-                                 _unpack(z, "nodes"), _unpack(z, "interp"), z["beam"], z["row"], z["col"], meta["info"])
+                                 _unpack(z, "nodes"), _unpack(z, "interp"), z["beam"], z["row"], z["col"], meta["info"],
+                                 beams, agg)
     except (OSError, ValueError, KeyError, json.JSONDecodeError):
         return None
 
