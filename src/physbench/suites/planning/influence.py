@@ -25,6 +25,8 @@ from physbench.suites.planning.openkbp import N_GRID, Patient, PatientDataError,
 
 CACHE_ENV = "PHYSBENCH_PLANNING_CACHE"
 FORMAT_VERSION = 1
+MAX_OUTSIDE_SHARE = 0.02  # rows with dose outside the possible-dose mask a user's matrix may have
+MIN_TARGET_REACHED = 0.5  # share of each target's voxels a user's matrix must give dose to
 
 
 def cache_dir() -> Path:
@@ -185,10 +187,56 @@ def influence_for(patient: Patient, constants: dm.ModelConstants = dm.DEFAULT, c
     return inf
 
 
+def dij_folder(root: str | Path, patient_id: str) -> Path:
+    """A patient's OpenKBP-Opt folder under ``root``: ``root/<patient>/`` when it holds a dij.npz,
+    else ``root`` itself (one patient's folder)."""
+    root = Path(root)
+    own = root / patient_id
+    return own if (own / "dij.npz").is_file() else root
+
+
+def dij_patients(root: str | Path, ids: list[str]) -> list[str]:
+    """The patients of ``ids`` that ``root`` has a matrix for (all of them for a one-patient folder)."""
+    root = Path(root)
+    if not root.is_dir():
+        raise PatientDataError(f"--dij: no folder {str(root)!r}")
+    if (root / "dij.npz").is_file():
+        return list(ids)
+    return [i for i in ids if (root / i / "dij.npz").is_file()]
+
+
+def dij_hash(patient: Patient, folder: str | Path) -> str:
+    """Content hash of a user's matrix for ``patient``: the anatomy and both files' bytes."""
+    folder = Path(folder)
+    h = hashlib.sha256(patient.content_hash().encode())
+    for name in ("dij.npz", "beamlet_indices.csv"):
+        try:
+            h.update((folder / name).read_bytes())
+        except OSError as exc:
+            raise PatientDataError(f"{folder}: cannot read {name} ({exc.strerror})") from None
+    return h.hexdigest()
+
+
+def _check_belongs(nodes: sparse.csr_matrix, patient: Patient, outside: int, filled: int, where: Path) -> None:
+    """Refuse a matrix that is not this patient's: dose rows outside the mask, or a target unreached."""
+    if filled and outside / filled > MAX_OUTSIDE_SHARE:
+        raise PatientDataError(f"{where}: {outside / filled:.1%} of the rows with dose lie outside {patient.id}'s "
+                               f"possible-dose mask (at most {MAX_OUTSIDE_SHARE:.0%}): not this patient's matrix")
+    has_dose = np.diff(nodes.indptr) > 0
+    for t in patient.targets:
+        rows = np.searchsorted(patient.external, patient.mask(t))
+        rows = rows[rows < patient.external.size]
+        reached = float(has_dose[rows].mean()) if rows.size else 0.0
+        if reached < MIN_TARGET_REACHED:
+            raise PatientDataError(f"{where}: {t} gets dose in {reached:.0%} of its voxels (at least "
+                                   f"{MIN_TARGET_REACHED:.0%} needed): not this patient's matrix")
+
+
 def load_openkbp_opt(folder: str | Path, patient: Patient) -> DoseInfluence:
     """An OpenKBP-Opt ``dij.npz`` (scipy sparse, 128^3 rows x beamlets, Gy per unit intensity)
     with ``beamlet_indices.csv`` (columns row, column, angle; angle 1..9): rows outside the
-    possible-dose mask are dropped, as OpenKBP-Opt's evaluation ignores them."""
+    possible-dose mask are dropped, as OpenKBP-Opt's evaluation ignores them; a matrix with more
+    than a small share of them, or one that leaves a target without dose, is refused."""
     folder = Path(folder)
     dij_path, idx_path = folder / "dij.npz", folder / "beamlet_indices.csv"
     for f in (dij_path, idx_path):
@@ -208,13 +256,12 @@ def load_openkbp_opt(folder: str | Path, patient: Patient) -> DoseInfluence:
     vox = patient.external
     nodes = dij[vox].astype(np.float32).tocsr()
     eye = sparse.identity(vox.size, dtype=np.float32, format="csr")
-    h = hashlib.sha256(patient.content_hash().encode())
-    h.update(dij_path.read_bytes())
-    h.update(idx_path.read_bytes())
     filled = np.flatnonzero(np.diff(dij.indptr))
-    info = {"n_nodes": int(vox.size), "nnz": int(nodes.nnz),
-            "dropped_rows_outside_mask": int(filled.size - in_sorted(filled, vox).sum())}
-    return DoseInfluence(patient.id, h.hexdigest(), f"openkbp-opt:{dij_path}", vox, nodes, eye, beam, row, col, info)
+    outside = int(filled.size - in_sorted(filled, vox).sum())
+    _check_belongs(nodes, patient, outside, int(filled.size), dij_path)
+    info = {"n_nodes": int(vox.size), "nnz": int(nodes.nnz), "dropped_rows_outside_mask": outside}
+    return DoseInfluence(patient.id, dij_hash(patient, folder), f"openkbp-opt:{dij_path}", vox, nodes, eye, beam, row,
+                         col, info)
 
 
 def _read_beamlet_indices(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -162,8 +162,8 @@ class Problem:
         return self.cfg.smoothness * float(w @ hw), 2.0 * self.cfg.smoothness * hw
 
     def adjoint(self, g_rows: np.ndarray) -> np.ndarray:
-        # float32 throughout: a float64 vector would make scipy copy PT to float64 on every call
-        return np.asarray(self.inf.adjoint(self.PT @ g_rows.astype(np.float32)), dtype=np.float64)
+        # the row sum in float64 (then float32): the shipped witnesses were found with this rounding
+        return np.asarray(self.inf.adjoint((self.PT @ g_rows).astype(np.float32)), dtype=np.float64)
 
 
 def solve(case: Case, terms: list[Term], w0: np.ndarray | None = None, config: SolverConfig | None = None) -> SolveResult:

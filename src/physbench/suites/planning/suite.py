@@ -44,6 +44,27 @@ def shipped_tasks() -> tuple[dict[str, Any], ...]:
     return tuple(build_tasks()[0])
 
 
+def user_tasks(dij: str, witnesses: str | None = None) -> list[dict[str, Any]]:
+    """The tasks of the shipped patients that a folder of OpenKBP-Opt matrices covers, planned on
+    those matrices; feasible controls only from a witness table found on them (`planning
+    witnesses --dij DIR --out FILE`). A matrix that is not its patient's is refused (UserError)."""
+    from physbench.core.errors import UserError
+    from physbench.suites.planning.influence import dij_patients
+    from physbench.suites.planning.openkbp import shipped_ids
+    from physbench.suites.planning.tasks import build_tasks
+
+    ids = dij_patients(dij, shipped_ids())
+    if not ids:
+        raise UserError(f"dij: {dij!r} holds no <patient>/dij.npz for a shipped patient")
+    table: dict[str, Any] = {}
+    if witnesses:
+        try:
+            table = json.loads(open(witnesses, encoding="utf-8").read()).get("patients", {})
+        except (OSError, ValueError, AttributeError, RecursionError) as exc:
+            raise UserError(f"witnesses: cannot read {witnesses!r} ({type(exc).__name__})") from None
+    return build_tasks(ids, witnesses=table if isinstance(table, dict) else {}, dij=dij)[0]
+
+
 def select(tasks: Iterable[dict[str, Any]], split: str, family: str | None = None) -> list[dict[str, Any]]:
     """The tasks of a split (dev: the paper's named development patients; test: the others; all)."""
     from physbench.suites.planning.tasks import FAMILIES
@@ -78,7 +99,7 @@ def item_fields(task: dict[str, Any], system: str) -> dict[str, Any]:
     return {"id": task["id"], "suite": "planning", "kind": task["kind"], "messages": messages,
             "reference": reference_of(task),
             "params": {"patient": task["patient"], "family": task["kind"], "system": system, "goals": task["goals"],
-                       "note": task.get("note", "")},
+                       "note": task.get("note", ""), **({"dij": task["dij"]} if task.get("dij") else {})},
             "meta": {**task["meta"], "system": system}}
 
 
@@ -86,22 +107,24 @@ def task_of(item: Any) -> dict[str, Any]:
     """The task dict an item was made from (what the harness and the policies read)."""
     p = item.params
     return {"id": item.id, "kind": item.kind, "patient": p["patient"], "goals": [dict(g) for g in p["goals"]],
-            "note": p.get("note", ""), "reference": json.loads(json.dumps(item.reference)), "meta": dict(item.meta)}
+            "note": p.get("note", ""), "reference": json.loads(json.dumps(item.reference)), "meta": dict(item.meta),
+            **({"dij": str(p["dij"])} if p.get("dij") else {})}
 
 
-def case_for(patient_id: str) -> "Case":
-    """The patient's Case on the cached pencil-beam influence (the last few kept in memory)."""
-    from physbench.suites.planning.influence import influence_for
+def case_for(patient_id: str, dij: str | None = None) -> "Case":
+    """The patient's Case on the cached pencil-beam influence, or on the user's OpenKBP-Opt matrix
+    in the folder ``dij`` (the last few kept in memory)."""
+    from physbench.suites.planning.influence import influence_for, load_openkbp_opt
     from physbench.suites.planning.metrics import Case
-    from physbench.suites.planning.pool import PooledHarness
     from physbench.suites.planning.openkbp import load_shipped
 
-    if patient_id in _CASES:
-        _CASES.move_to_end(patient_id)
-        return _CASES[patient_id]
+    key = f"{patient_id}|{dij or ''}"
+    if key in _CASES:
+        _CASES.move_to_end(key)
+        return _CASES[key]
     p = load_shipped(patient_id)
-    case = Case(p, lambda p=p: influence_for(p))
-    _CASES[patient_id] = case
+    case = Case(p, lambda p=p: load_openkbp_opt(dij, p) if dij else influence_for(p))
+    _CASES[key] = case
     while len(_CASES) > _CASES_KEPT:
         _CASES.popitem(last=False)
     return case
@@ -110,7 +133,7 @@ def case_for(patient_id: str) -> "Case":
 def new_harness(task: dict[str, Any]) -> "PlanningHarness":
     from physbench.suites.planning.harness import PlanningHarness
 
-    return PlanningHarness(task, case_for(task["patient"]))
+    return PlanningHarness(task, case_for(task["patient"], task.get("dij")))
 
 
 def run_system(name: str, task: dict[str, Any]) -> dict[str, Any]:
@@ -126,7 +149,7 @@ def controller_result(task: dict[str, Any]) -> dict[str, Any]:
     """The controller's terminal record on a task (deterministic: run once per task and kept)."""
     from physbench.suites.planning.systems import controller
 
-    key = json.dumps([task["id"], task["goals"]], sort_keys=True)
+    key = json.dumps([task["id"], task["goals"], task.get("dij")], sort_keys=True)
     if key not in _CONTROLLER:
         h = new_harness(task)
         controller(h)
@@ -212,17 +235,18 @@ class PlanningSuite:
     """OpenGray tasks on the shipped OpenKBP patients, for the four systems."""
 
     name = "planning"
-    item_options = ("system", "family")
+    item_options = ("system", "family", "dij", "witnesses")
 
     def items(self, split: str = "dev", *, key: bytes | None = None, limit: int | None = None,
-              system: str = "agent", family: str | None = None, **options: Any) -> list["Item"]:
+              system: str = "agent", family: str | None = None, dij: str | None = None, witnesses: str | None = None,
+              **options: Any) -> list["Item"]:
         from physbench.core.errors import UserError
         from physbench.core.items import Item, Message
 
         if options:
             raise UserError(f"unknown planning option {sorted(options)[0]!r}; options: {', '.join(self.item_options)}")
         try:
-            chosen = select(shipped_tasks(), split, family)
+            chosen = select(user_tasks(dij, witnesses) if dij else shipped_tasks(), split, family)
             fields = [item_fields(t, system) for t in chosen[: limit if limit is not None else None]]
         except ValueError as exc:
             raise UserError(str(exc)) from None
