@@ -65,3 +65,23 @@ def test_the_default_model_keeps_its_hash_so_shipped_witnesses_still_hold():
 
     assert dm.DEFAULT.digest() != dm.SCATTER.digest() and not dm.DEFAULT.beam_component
     assert sum(t["kind"] == "feasible_control" for t in S.shipped_tasks()) == 36
+
+
+def test_the_beam_components_adjoint_is_the_transpose_of_its_forward(case_for):
+    """<A w, v> = <w, A^T v> for the full operator with scatter and transmission (the optimizer's
+    gradient is only right if this holds)."""
+    from physbench.suites.planning import influence as infl
+
+    p = case_for("pt_278").patient
+    inf = infl.build(p, dm.SCATTER)
+    assert inf.scatter is not None and inf.scatter.nnz > 0 and inf.beams is not None
+    rng = np.random.default_rng(0)
+    w = rng.uniform(0, 1, inf.n_beamlets).astype(np.float32)
+    v = rng.uniform(0, 1, inf.nodes.shape[0]).astype(np.float32)
+    lhs, rhs = float(inf.forward(w).astype(np.float64) @ v), float(w.astype(np.float64) @ inf.adjoint(v))
+    assert lhs == pytest.approx(rhs, rel=1e-4)
+    # the beam component adds a share of the dose, most where the primary is lowest
+    primary, full = inf.nodes @ w, inf.forward(w)
+    share = float((full - primary).sum() / full.sum())
+    low = primary < np.quantile(primary, 0.1)
+    assert 0.05 < share < 0.4 and float(((full - primary) / full)[low].mean()) > share

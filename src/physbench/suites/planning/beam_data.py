@@ -80,12 +80,15 @@ def measure(voxel_mm: tuple[float, float, float] = (3.906, 3.906, 2.5), c: dm.Mo
     p = phantom(voxel_mm)
     one = replace(c, gantry_deg=(0.0,))
     grid = dm.node_grid(p.external, c.node_step)
-    mat, _table, _info = dm.build_node_matrix(p, grid, one)
-    node = mat @ np.ones(mat.shape[1], dtype=np.float32)
-    if one.beam_component:  # a uniform field: every beamlet weight 1, so the beam's mean weight is 1
-        from physbench.suites.planning.scatter_model import build_beam_matrix
+    mat, table, _info = dm.build_node_matrix(p, grid, one)
+    w = np.ones(mat.shape[1], dtype=np.float32)  # a uniform field
+    node = mat @ w
+    if one.beam_component:
+        from physbench.suites.planning import scatter_model as sm
 
-        node = node + build_beam_matrix(p, grid, one) @ np.ones(1, dtype=np.float32)
+        blur = sm.blur_for(table.beam, table.row, table.col, one)
+        scatter, trans = sm.build_beam_matrices(p, grid, blur, one)
+        node = node + scatter @ blur.forward(w) + trans @ (sm.aggregation(table.beam.astype(np.int64), 1) @ w)
     dose = np.asarray(grid.interp @ node, dtype=np.float64)
     vol = np.zeros(GRID_SHAPE)
     vol.flat[p.external] = dose

@@ -25,6 +25,7 @@ from physbench.suites.planning import geometry as geo
 from physbench.suites.planning.openkbp import GRID_SHAPE, Patient
 
 MODEL_VERSION = "pencil-6mv-1"
+BEAM_MODEL_VERSION = "blurred-fluence-1"  # scatter_model.py: its format and formulas
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,8 @@ class ModelConstants:
             for k in ("scatter_amp", "scatter_depth_mm", "scatter_mu_per_mm", "scatter_sigma_mm",
                       "leaf_transmission", "leaf_mu_ratio"):
                 fields.pop(k)
+        else:
+            fields["beam_model"] = BEAM_MODEL_VERSION
         return hashlib.sha256(json.dumps({"version": MODEL_VERSION, **fields}, sort_keys=True).encode()).hexdigest()
 
 

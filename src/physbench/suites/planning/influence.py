@@ -49,8 +49,10 @@ class DoseInfluence:
     row: np.ndarray  # per beamlet: fluence-map row (across leaf pairs)
     col: np.ndarray  # per beamlet: fluence-map column (along leaf travel)
     info: dict[str, Any] = field(default_factory=dict)
-    beams: sparse.csr_matrix | None = None  # (n_nodes, n_beams): scatter and transmission (scatter_model.py)
+    beams: sparse.csr_matrix | None = None  # (n_nodes, n_beams): leaf transmission (scatter_model.py)
     agg: sparse.csr_matrix | None = None  # (n_beams, n_beamlets): each beam's mean beamlet weight
+    scatter: sparse.csr_matrix | None = None  # (n_nodes, n_cells): scatter from the blurred fluence maps
+    blur: Any = None  # scatter_model.Blur: weights -> blurred fluence maps
     _nodes_t: sparse.csr_matrix | None = field(default=None, repr=False)
 
     @property
@@ -68,6 +70,8 @@ class DoseInfluence:
         out = self.nodes @ w32
         if self.beams is not None and self.agg is not None:
             out = out + self.beams @ (self.agg @ w32)
+        if self.scatter is not None and self.blur is not None:
+            out = out + self.scatter @ self.blur.forward(w32)
         return out
 
     def adjoint(self, v32: np.ndarray) -> np.ndarray:
@@ -75,6 +79,8 @@ class DoseInfluence:
         out = self.nodes_t @ v32
         if self.beams is not None and self.agg is not None:
             out = out + self.agg.T @ (self.beams.T @ v32)
+        if self.scatter is not None and self.blur is not None:
+            out = out + self.blur.adjoint(self.scatter.T @ v32)
         return out
 
     def node_dose(self, w: np.ndarray) -> np.ndarray:
@@ -93,7 +99,7 @@ class DoseInfluence:
         return np.searchsorted(self.voxels, flat[ok]), int((~ok).sum())
 
     def nbytes(self) -> int:
-        mats = [m for m in (self.nodes, self.interp, self.beams, self.agg) if m is not None]
+        mats = [m for m in (self.nodes, self.interp, self.beams, self.agg, self.scatter) if m is not None]
         return sum(m.data.nbytes + m.indices.nbytes + m.indptr.nbytes for m in mats)
 
 
@@ -110,18 +116,19 @@ def build(patient: Patient, constants: dm.ModelConstants = dm.DEFAULT) -> DoseIn
     t0 = time.perf_counter()
     grid = dm.node_grid(patient.external, constants.node_step)
     mat, table, info = dm.build_node_matrix(patient, grid, constants)
-    beams = agg = None
+    beams = agg = scatter = blur = None
     if constants.beam_component:
-        from physbench.suites.planning import scatter_model
+        from physbench.suites.planning import scatter_model as sm
 
-        beams = scatter_model.build_beam_matrix(patient, grid, constants)
-        agg = scatter_model.aggregation(table.beam.astype(np.int64), len(constants.gantry_deg))
+        blur = sm.blur_for(table.beam, table.row, table.col, constants)
+        scatter, beams = sm.build_beam_matrices(patient, grid, blur, constants)
+        agg = sm.aggregation(table.beam.astype(np.int64), len(constants.gantry_deg))
     info.update({"build_s": round(time.perf_counter() - t0, 3), "n_nodes": int(mat.shape[0]),
                  "nnz": int(mat.nnz), "node_step": list(constants.node_step), "model": dm.MODEL_VERSION,
                  "beam_component": constants.beam_component})
     return DoseInfluence(patient.id, model_hash(patient, constants), f"model:{dm.MODEL_VERSION}",
                          patient.external, mat, grid.interp.astype(np.float32).tocsr(),
-                         table.beam, table.row, table.col, info, beams, agg)
+                         table.beam, table.row, table.col, info, beams, agg, scatter, blur)
 
 
 def _pack(m: sparse.csr_matrix, prefix: str) -> dict[str, np.ndarray]:
@@ -139,7 +146,10 @@ def save(inf: DoseInfluence, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     meta = {"patient_id": inf.patient_id, "content_hash": inf.content_hash, "source": inf.source,
             "info": inf.info, "format": FORMAT_VERSION}
-    extra = {**_pack(inf.beams, "beams"), **_pack(inf.agg, "agg")} if inf.beams is not None and inf.agg is not None else {}
+    extra = {}
+    if inf.beams is not None and inf.agg is not None and inf.scatter is not None and inf.blur is not None:
+        extra = {**_pack(inf.beams, "beams"), **_pack(inf.agg, "agg"), **_pack(inf.scatter, "scatter"),
+                 "blur_grid": inf.blur.grid, "blur_cell": inf.blur.cell, "blur_sigma": np.asarray([inf.blur.sigma_cells])}
     arrays = {**_pack(inf.nodes, "nodes"), **_pack(inf.interp, "interp"), **extra, "voxels": inf.voxels,
               "beam": inf.beam, "row": inf.row, "col": inf.col, "meta": np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)}
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
@@ -159,11 +169,15 @@ def load(path: Path, expect_hash: str | None = None) -> DoseInfluence | None:
             meta = json.loads(bytes(z["meta"]).decode())
             if meta.get("format") != FORMAT_VERSION or (expect_hash and meta["content_hash"] != expect_hash):
                 return None
-            beams = _unpack(z, "beams") if "beams_data" in z.files else None
-            agg = _unpack(z, "agg") if "agg_data" in z.files else None
+            beams = agg = scatter = blur = None
+            if "blur_grid" in z.files:
+                from physbench.suites.planning.scatter_model import Blur
+
+                beams, agg, scatter = _unpack(z, "beams"), _unpack(z, "agg"), _unpack(z, "scatter")
+                blur = Blur(z["blur_grid"], z["blur_cell"], float(z["blur_sigma"][0]))
             return DoseInfluence(meta["patient_id"], meta["content_hash"], meta["source"], z["voxels"],
                                  _unpack(z, "nodes"), _unpack(z, "interp"), z["beam"], z["row"], z["col"], meta["info"],
-                                 beams, agg)
+                                 beams, agg, scatter, blur)
     except (OSError, ValueError, KeyError, json.JSONDecodeError):
         return None
 
