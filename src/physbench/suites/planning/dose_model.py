@@ -51,6 +51,8 @@ class ModelConstants:
     scatter_depth_mm: float = 100.0  # build-up length of the scatter depth curve
     scatter_mu_per_mm: float = 0.0020  # attenuation of the scatter depth curve
     scatter_sigma_mm: float = 37.0  # lateral spread of scatter around the field, at the isocentre plane
+    scatter_mid_sigma_mm: float = 10.0  # a medium-range part (the beamlets' tails), at the isocentre plane
+    scatter_mid_fraction: float = 0.0  # its share of the scatter
     leaf_transmission: float = 0.0  # fraction of the open fluence under closed leaves (0.017: LoSasso 1998)
     leaf_mu_ratio: float = 2.0  # a leaf pair's beam-on time over the beam's mean beamlet weight
 
@@ -62,7 +64,7 @@ class ModelConstants:
         fields = asdict(self)
         if not self.beam_component:  # the model without the beam component keeps its published hash
             for k in ("scatter_amp", "scatter_depth_mm", "scatter_mu_per_mm", "scatter_sigma_mm",
-                      "leaf_transmission", "leaf_mu_ratio"):
+                      "scatter_mid_sigma_mm", "scatter_mid_fraction", "leaf_transmission", "leaf_mu_ratio"):
                 fields.pop(k)
         else:
             fields["beam_model"] = BEAM_MODEL_VERSION
@@ -74,7 +76,8 @@ DEFAULT = ModelConstants()
 # witnesses are regenerated on it). Constants: a broad 10 x 10 cm field then has TPR(10) and
 # TPR20/10 in the published 6 MV range (BJR Supplement 25) and about 2-4 % dose 3 cm outside the
 # field edge (AAPM TG-158); leaf transmission 1.7 % (LoSasso et al., Med Phys 25:1919, 1998).
-SCATTER = ModelConstants(scatter_amp=0.36, scatter_sigma_mm=35.0, scatter_mu_per_mm=0.0025, leaf_transmission=0.017)
+SCATTER = ModelConstants(scatter_amp=0.36, scatter_sigma_mm=45.0, scatter_mid_sigma_mm=10.0, scatter_mid_fraction=0.4,
+                         scatter_mu_per_mm=0.0025, leaf_transmission=0.017)
 
 
 def tpr(depth_mm: np.ndarray, c: ModelConstants = DEFAULT) -> np.ndarray:

@@ -149,7 +149,7 @@ def save(inf: DoseInfluence, path: Path) -> None:
     extra = {}
     if inf.beams is not None and inf.agg is not None and inf.scatter is not None and inf.blur is not None:
         extra = {**_pack(inf.beams, "beams"), **_pack(inf.agg, "agg"), **_pack(inf.scatter, "scatter"),
-                 "blur_grid": inf.blur.grid, "blur_cell": inf.blur.cell, "blur_sigma": np.asarray([inf.blur.sigma_cells])}
+                 "blur_grid": inf.blur.grid, "blur_cell": inf.blur.cell, "blur_sigma": np.asarray([inf.blur.sigma_cells, inf.blur.mid_sigma_cells, inf.blur.mid_fraction])}
     arrays = {**_pack(inf.nodes, "nodes"), **_pack(inf.interp, "interp"), **extra, "voxels": inf.voxels,
               "beam": inf.beam, "row": inf.row, "col": inf.col, "meta": np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)}
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
@@ -174,7 +174,7 @@ def load(path: Path, expect_hash: str | None = None) -> DoseInfluence | None:
                 from physbench.suites.planning.scatter_model import Blur
 
                 beams, agg, scatter = _unpack(z, "beams"), _unpack(z, "agg"), _unpack(z, "scatter")
-                blur = Blur(z["blur_grid"], z["blur_cell"], float(z["blur_sigma"][0]))
+                blur = Blur(z["blur_grid"], z["blur_cell"], *(float(x) for x in z["blur_sigma"][:3]))
             return DoseInfluence(meta["patient_id"], meta["content_hash"], meta["source"], z["voxels"],
                                  _unpack(z, "nodes"), _unpack(z, "interp"), z["beam"], z["row"], z["col"], meta["info"],
                                  beams, agg, scatter, blur)

@@ -7,7 +7,7 @@ Dose to a node from beam b:
     transmission  K (SAD/t)^2 T k TPR(d) P(U; jaw_u, s) P(V; jaw_v, s) F_b
 
 W_b is the beam's fluence map (beamlet weights on the 5 mm cells of the isocentre plane),
-G_sigma a Gaussian of sigma_s there, so scatter follows the modulation; F_b is the beam's mean
+G_sigma a Gaussian of sigma_s there (or a mixture with a medium-range one, the beamlets' tails), so scatter follows the modulation; F_b is the beam's mean
 beamlet weight, T the leaf transmission, k a leaf pair's beam-on time over F_b, the jaws the
 bounding box of the beamlet region, P the primary's penumbra profile. The blur is applied to
 the weights (``Blur``, a Gaussian filter per beam), then sampled bilinearly at each node
@@ -48,6 +48,8 @@ class Blur:
     grid: np.ndarray  # (n_beams, 6) int64
     cell: np.ndarray  # (n_beamlets,) int64 index into the concatenated maps
     sigma_cells: float
+    mid_sigma_cells: float = 0.0  # a second, medium-range Gaussian (0: none)
+    mid_fraction: float = 0.0  # its share of the scatter
 
     @property
     def n_cells(self) -> int:
@@ -57,7 +59,11 @@ class Blur:
         out = np.empty_like(flat)
         for _b, _a0, _b0, na, nb, off in self.grid:
             m = flat[off: off + na * nb].reshape(na, nb)
-            out[off: off + na * nb] = ndimage.gaussian_filter(m, self.sigma_cells, mode="constant", truncate=4.0).ravel()
+            g = ndimage.gaussian_filter(m, self.sigma_cells, mode="constant", truncate=4.0)
+            if self.mid_fraction > 0:
+                g = (1 - self.mid_fraction) * g + self.mid_fraction * ndimage.gaussian_filter(
+                    m, self.mid_sigma_cells, mode="constant", truncate=4.0)
+            out[off: off + na * nb] = g.ravel()
         return out
 
     def forward(self, w: np.ndarray) -> np.ndarray:
@@ -83,7 +89,8 @@ def blur_for(beam: np.ndarray, row: np.ndarray, col: np.ndarray, c: dm.ModelCons
         cell[mine] = off + (a[mine] - a0) * nb + (b[mine] - b0)
         grid.append((bi, a0, b0, na, nb, off))
         off += na * nb
-    return Blur(np.asarray(grid, dtype=np.int64).reshape(-1, 6), cell, c.scatter_sigma_mm / c.beamlet_mm)
+    return Blur(np.asarray(grid, dtype=np.int64).reshape(-1, 6), cell, c.scatter_sigma_mm / c.beamlet_mm,
+                c.scatter_mid_sigma_mm / c.beamlet_mm, c.scatter_mid_fraction)
 
 
 def build_beam_matrices(patient: Patient, grid: dm.NodeGrid, blur: Blur, c: dm.ModelConstants
