@@ -67,13 +67,21 @@ def analyse(models: Sequence["RunData"], notes: dict[str, str]) -> dict[str, Any
     if not families:
         notes["planning"] = "no graded planning responses"
         return None
-    runs = []
+    from dataclasses import asdict
+
+    from physbench.suites.planning import report_tables as T
+
+    runs, rows_of = [], {}
     for run in models:
         rows = _rows(run)
         if rows:
+            rows_of[run.label] = rows
             runs.append({"model": run.label, "run_id": run.summary.get("run_id"),
                          "system": run.summary.get("protocol"), **summarize(rows, n_boot=N_BOOT)})
-    return {"families": families, "runs": runs}
+    with_s10 = [r for r in runs if r.get("table_s10")]
+    extra = {name: asdict(t) for name, t in (("table_s13", T.table_s13(models)), ("table_s11", T.table_s11(models)))
+             if t is not None}
+    return {"families": families, "runs": runs, "differences": T.differences(with_s10, rows_of, N_BOOT), **extra}
 
 
 def _estimate(e: Mapping[str, Any] | None) -> str:
@@ -84,7 +92,9 @@ def _num(x: Any) -> str:
     return DASH if x is None else f"{x:g}"
 
 
-def _s10(runs: Sequence[Mapping[str, Any]]) -> Table | None:
+def _s10(runs: Sequence[Mapping[str, Any]], diffs: Sequence[Mapping[str, Any]] = ()) -> Table | None:
+    from physbench.suites.planning.report_tables import difference_rows
+
     with_s10 = [r for r in runs if r.get("table_s10")]
     if not with_s10:
         return None
@@ -92,6 +102,7 @@ def _s10(runs: Sequence[Mapping[str, Any]]) -> Table | None:
     rows = [[r["model"], *[_estimate(r["table_s10"]["families"].get(f)) for f in families],
              _estimate(r["table_s10"]["primary"]), _estimate(r["table_s10"]["equal_family"]),
              _estimate(r["table_s10"]["equal_task"])] for r in with_s10]
+    rows += difference_rows(diffs, families)
     return Table("Decision accuracy % (95% patient-bootstrap interval)",
                  ["model", *families, "patient-weighted", "equal family", "equal task"], rows)
 
@@ -166,13 +177,14 @@ def sections(analyses: Mapping[str, Any], notes: Mapping[str, str]) -> list[Sect
     runs = a.get("runs") or []
     if not runs:
         return out
-    s10, s14 = _s10(runs), _s14(runs)
+    s10, s14 = _s10(runs, a.get("differences") or []), _s14(runs)
     if s10 is not None:
-        out.append(Section("planning-s10", "Patient-weighted decision accuracy (OpenGray Table S10)",
-                           "Scored families only (missing structure, coverage/cap, overlap, feasible control); "
-                           "families are averaged within a patient, then over patients; the equal-family and "
-                           f"equal-task weightings beside it; 95% patient-bootstrap intervals ({N_BOOT} draws).",
-                           [s10]))
+        out.insert(0, Section("planning-s10", "Patient-weighted decision accuracy (OpenGray Table S10)",
+                              "The headline: scored families only (missing structure, coverage/cap, overlap, feasible "
+                              "control), averaged within a patient, then over patients; the equal-family and "
+                              "equal-task weightings beside it; 95% patient-bootstrap intervals "
+                              f"({N_BOOT} draws). Rows 'A minus B' are paired differences in percentage points, "
+                              "resampling patients (tasks are clustered within patients).", [s10]))
     if s14 is not None:
         out.append(Section("planning-s14", "Alternative scoring policies (OpenGray Table S14)",
                            "The primary policy credits the proven decision; the alternatives also require the "
@@ -182,6 +194,16 @@ def sections(analyses: Mapping[str, Any], notes: Mapping[str, str]) -> list[Sect
                        "A reply that breaks the required format, and an attempt that got no reply after its retries "
                        "(a provider error), is a technical failure: no credit, kept in every denominator.",
                        [_decisions(runs), _failures(runs)]))
+    for key, title, text in (("table_s13", "Unmet hard goals of feasible controls (OpenGray Table S13)",
+                               "Each submitted feasible control that misses a hard goal, beside the stored witness's "
+                               "minimum margin on the same case (the witness meets every hard goal)."),
+                              ("table_s11", "Overlap contradictions by task (OpenGray Table S11)",
+                               "The certificate's overlap O, cold-target allowance m and hot-organ allowance n, and "
+                               "each run's decision on the task.")):
+        if a.get(key):
+            t = a[key]
+            out.append(Section(f"planning-{key.replace('_', '-')}", title, text,
+                               [Table(t["caption"], t["header"], t["rows"], t.get("numeric") or [])]))
     doses = _doses(runs)
     complexity = _complexity(runs)
     if doses or complexity is not None:
