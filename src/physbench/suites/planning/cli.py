@@ -280,3 +280,13 @@ def beam_data(dose_model: str = typer.Option("default", "--dose-model", help=DOS
              f"dose 3 cm outside the 50 % edge at 10 cm: {out['leaf_travel']:g} % / {out['across_leaves']:g} % "
              f"of the central axis [{rng('out_of_field_3cm_pct')}]"]
     _emit(m, as_json, "\n".join(lines))
+
+
+@planning_app.command("mcp")
+def mcp(task: str = typer.Argument(..., help="The task's id, e.g. planning/overlap/pt_258 (never shown to the agent)."),
+        record: Optional[str] = typer.Option(None, "--record", help="Append the calls to this replay file "
+                                             "(grade it with eval planning --system agent --model replay:FILE).")) -> None:
+    """Serve one task's harness as an MCP server on stdin/stdout (needs the optional mcp package)."""
+    from physbench.suites.planning.mcp_server import serve
+
+    serve(task, record)

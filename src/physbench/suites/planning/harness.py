@@ -38,6 +38,10 @@ DVH_POINTS = 25  # per structure, stored with a submitted plan for the viewer's 
 _log = logging.getLogger(__name__)
 
 
+class UnknownTool(Exception):
+    """A call to a tool the harness does not have (answered with the error code unknown_tool)."""
+
+
 @dataclass
 class Plan:
     plan_id: str
@@ -96,8 +100,11 @@ class PlanningHarness:
             try:
                 if isinstance(arguments, Mapping) and not isinstance(arguments, dict):
                     arguments = dict(arguments)
-                args = parse_arguments(name, arguments)
-                out = getattr(self, name)(**args) if name in TOOL_NAMES else {"error": "unknown_tool"}
+                if name not in TOOL_NAMES:
+                    raise UnknownTool(f"There is no tool named {name[:60]!r}; the tools are {', '.join(TOOL_NAMES)}.")
+                out = getattr(self, name)(**parse_arguments(name, arguments))
+            except UnknownTool as exc:
+                out = {"error": "unknown_tool", "detail": str(exc)}
             except ToolArgumentError as exc:
                 out = {"error": "invalid_arguments", "detail": str(exc)}
             except (ValueError, KeyError) as exc:
