@@ -221,10 +221,11 @@ class PlanningHarness:
         return plan
 
     def _dvh_table(self, dose: np.ndarray) -> dict[str, Any]:
-        """Each structure's cumulative DVH at DVH_POINTS dose levels (for the viewer's figure)."""
+        """Each structure's cumulative DVH at DVH_POINTS dose levels (for the viewer's figure); each
+        target on its own, not merged with a higher-dose target."""
         out = {}
         for name in self.case.patient.structures:
-            levels, frac = dvh(self.case.structure_dose(dose, name), DVH_POINTS)
+            levels, frac = dvh(self.case.structure_dose(dose, name, merge=False), DVH_POINTS)
             out[name] = {"dose_gy": levels, "volume_fraction": frac}
         return out
 

@@ -220,6 +220,20 @@ def _result_of(r: "Result") -> Mapping[str, Any]:
     return result if isinstance(result, Mapping) else {}
 
 
+def dvh_chart(dvh: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
+    """Each structure's DVH (volume in percent; targets each on their own) and each dose goal of
+    the task as a vertical line at its value, named with its structure, metric and limit."""
+    series = [{"name": str(name), "x": list(d.get("dose_gy") or []),
+               "y": [round(100.0 * float(v), 2) for v in d.get("volume_fraction") or []]}
+              for name, d in dvh.items() if isinstance(d, Mapping)]
+    for goal in params.get("goals") or []:
+        if isinstance(goal, Mapping) and isinstance(goal.get("value"), (int, float)) and goal.get("structure") in dvh:
+            series.append({"name": f"goal {goal['structure']} {goal['metric']} {goal['op']} {goal['value']:g} Gy"
+                                   f" ({goal.get('kind', 'hard')})",
+                           "x": [float(goal["value"])] * 2, "y": [0.0, 100.0]})
+    return {"x_label": "dose (Gy)", "y_label": "volume (%)", "series": series}
+
+
 def detail(r: "Result") -> dict[str, Any]:
     """The viewer's panels: the decision as graded and, for a submitted plan, its DVH as a chart."""
     g = r.grade.detail if r.grade is not None and isinstance(r.grade.detail, Mapping) else {}
@@ -228,12 +242,9 @@ def detail(r: "Result") -> dict[str, Any]:
         ["reason", g.get("reason")], ["hard goals met", None if g.get("hard_total") is None
                                       else f"{g.get('hard_met')}/{g.get('hard_total')}"],
         ["technical failure", (g.get("failure") or {}).get("kind") if g.get("technical_failure") else None]]}]
-    dvh = _result_of(r).get("dvh")
+    dvh = _result_of(r).get("dvh") or g.get("dvh")  # the interpreter's plan: kept with its grade
     if isinstance(dvh, Mapping) and dvh:
-        series = [{"name": str(name), "x": list(d.get("dose_gy") or []), "y": list(d.get("volume_fraction") or [])}
-                  for name, d in dvh.items() if isinstance(d, Mapping)]
-        blocks.append({"title": "Dose-volume histogram of the submitted plan", "chart": {
-            "x_label": "dose (Gy)", "y_label": "volume fraction", "series": series}})
+        blocks.append({"title": "Dose-volume histogram of the submitted plan", "chart": dvh_chart(dvh, r.item.params)})
     return {"blocks": blocks}
 
 

@@ -201,6 +201,7 @@ def judge(task: dict[str, Any], result: Mapping[str, Any]) -> dict[str, Any]:
                       rejected=result.get("rejected"), spg=result.get("spg"), w_max=result.get("w_max"),
                       global_max_gy=result.get("global_max_gy"), note=str(result.get("note", ""))[:2000],
                       endpoints={f"{g['structure']} {g['metric']}": g.get("achieved") for g in result.get("goals", [])},
+                      dvh=result.get("dvh") if isinstance(result.get("dvh"), Mapping) else None,
                       unmet_hard=[f"{g['structure']} {g['metric']}" for g in result.get("goals", [])
                                   if g.get("kind") == "hard" and g.get("met") is False])
     return {"outcome": outcome, "score": 1.0 if outcome == "correct" else 0.0, "detail": detail}
