@@ -39,7 +39,7 @@ def test_penumbra_and_edge_are_measured_not_assumed(measured):
 def test_beam_data_cli_prints_json_with_the_published_ranges(cli, measured, monkeypatch):
     from physbench.suites.planning import beam_data
 
-    monkeypatch.setattr(beam_data, "measure", lambda: measured)  # measured once for the module
+    monkeypatch.setattr(beam_data, "measure", lambda c=None: measured)  # measured once for the module
     r = cli("planning", "beam-data", "--json")
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
