@@ -93,3 +93,9 @@ def test_the_viewer_draws_the_dvh_of_a_submitted_plan(fast_suite):
     escalated = fast_suite.grade(item, SimpleNamespace(text="", finish_reason="stop", outcome=None,
                                                        detail={"result": {"outcome": "escalated", "reason": "other"}}))
     assert [b["title"] for b in detail(SimpleNamespace(grade=escalated, answer={}, item=item))["blocks"]] == ["Decision"]
+
+
+def test_the_viewer_legend_defines_every_planning_outcome():
+    from physbench.suites.planning.report import REPORT
+
+    assert set(REPORT.outcomes) == set(S.OUTCOMES) and all(len(t) > 40 for t in REPORT.outcomes.values())

@@ -248,5 +248,15 @@ def detail(r: "Result") -> dict[str, Any]:
     return {"blocks": blocks}
 
 
-REPORT = SuiteReport(suite="planning", analyse=analyse, sections=sections, detail=detail,
+OUTCOMES = {  # suite.OUTCOMES, as the report and the viewer's legend state them
+    "correct": "the proven decision: submit where a witness or no proof of conflict exists, escalate where a "
+               "certificate proves the goals cannot all hold or a structure is missing",
+    "wrong": "the other decision (a submitted contradiction, an escalated feasible case), or a conflicting note "
+             "submitted without flagging the conflict",
+    "no_decision": "the agent stopped, or used its tool calls, without submitting or escalating: no credit",
+    "technical_failure": "no usable attempt: a reply that breaks the required format, a cut-off reply, a provider "
+                         "error after retries, or a lost harness: no credit, kept in every denominator",
+}
+
+REPORT = SuiteReport(suite="planning", analyse=analyse, sections=sections, detail=detail, outcomes=OUTCOMES,
                      facets=("family",), facet_values=lambda r: {"family": str(r.item.params.get("family", ""))})
