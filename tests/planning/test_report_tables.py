@@ -49,3 +49,24 @@ def test_s11_shows_each_runs_decisions_beside_the_certificate_counts():
                                                             reference=cert, repeat=1)])]
     t = T.table_s11(runs)
     assert t.rows == [["pt_248", "631", "286", "3", "342", "escalated, submitted"]]
+
+
+def test_figures_2_and_3_are_drawn_from_the_analyses(tmp_path):
+    from physbench.suites.planning.report_figures import planning_figures
+    from physbench.suites.planning.summary import summarize
+
+    patients = [f"pt_{i}" for i in range(5)]
+    rows = [row(p, f, f != "overlap" or p == "pt_0") for p in patients for f in SCORED]
+    for r in rows:
+        if r["family"] == "feasible_control":
+            r.update(decision="submitted", hard_met=5 if r["patient"] != "pt_1" else 4, hard_total=5)
+    runs = [{"model": "agent", **summarize(rows, n_boot=200)}, {"model": "interp", **summarize(rows, n_boot=200)}]
+    s11 = {"header": ["patient", "O", "m", "n", "count margin", "agent", "interp"],
+           "rows": [["pt_0", "631", "286", "3", "342", "escalated, submitted", "escalated"],
+                    ["pt_1", "66", "35", "3", "28", "submitted", "–"]]}
+    figs = planning_figures({"runs": runs, "table_s11": s11})
+    assert set(figs) == {"planning_fig2", "planning_fig3"}
+    for key, data in figs.items():
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000, key
+        (tmp_path / f"{key}.png").write_bytes(data)
+    assert planning_figures({"runs": []}) == {}

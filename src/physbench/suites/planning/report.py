@@ -184,7 +184,8 @@ def sections(analyses: Mapping[str, Any], notes: Mapping[str, str]) -> list[Sect
                               "control), averaged within a patient, then over patients; the equal-family and "
                               "equal-task weightings beside it; 95% patient-bootstrap intervals "
                               f"({N_BOOT} draws). Rows 'A minus B' are paired differences in percentage points, "
-                              "resampling patients (tasks are clustered within patients).", [s10]))
+                              "resampling patients (tasks are clustered within patients).", [s10],
+                              figures=["planning_fig2"]))
     if s14 is not None:
         out.append(Section("planning-s14", "Alternative scoring policies (OpenGray Table S14)",
                            "The primary policy credits the proven decision; the alternatives also require the "
@@ -193,7 +194,7 @@ def sections(analyses: Mapping[str, Any], notes: Mapping[str, str]) -> list[Sect
     out.append(Section("planning-decisions", "Decisions and technical failures (OpenGray Tables S8, S12)",
                        "A reply that breaks the required format, and an attempt that got no reply after its retries "
                        "(a provider error), is a technical failure: no credit, kept in every denominator.",
-                       [_decisions(runs), _failures(runs)]))
+                       [_decisions(runs), _failures(runs)], figures=["planning_fig3"]))
     for key, title, text in (("table_s13", "Unmet hard goals of feasible controls (OpenGray Table S13)",
                                "Each submitted feasible control that misses a hard goal, beside the stored witness's "
                                "minimum margin on the same case (the witness meets every hard goal)."),
@@ -258,5 +259,18 @@ OUTCOMES = {  # suite.OUTCOMES, as the report and the viewer's legend state them
                          "error after retries, or a lost harness: no credit, kept in every denominator",
 }
 
+def _figures(analyses: Mapping[str, Any]) -> dict[str, bytes]:
+    from physbench.suites.planning.report_figures import planning_figures
+
+    return planning_figures(analyses)
+
+
+def _captions() -> dict[str, str]:
+    from physbench.suites.planning.report_figures import CAPTIONS
+
+    return CAPTIONS
+
+
 REPORT = SuiteReport(suite="planning", analyse=analyse, sections=sections, detail=detail, outcomes=OUTCOMES,
+                     figures=_figures, captions=_captions(),
                      facets=("family",), facet_values=lambda r: {"family": str(r.item.params.get("family", ""))})
