@@ -26,7 +26,7 @@ def differences(runs: Sequence[Mapping[str, Any]], rows_of: Mapping[str, list[Ma
     from physbench.suites.planning.summary import difference
     from physbench.suites.planning.tasks import SCORED
 
-    order = {"direct": 0, "agent": 1}
+    order = {"direct": 0, "agent": 1, "opengray-agent": 1}
     ranked = sorted(runs, key=lambda r: order.get(str(r.get("system")), 2))
     out = []
     for i, a in enumerate(ranked):

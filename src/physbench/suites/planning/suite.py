@@ -26,8 +26,9 @@ if TYPE_CHECKING:
     from physbench.suites.planning.pool import PooledHarness
 
 SYSTEMS = ("agent", "interpreter", "controller", "arithmetic")
-PROTOCOL_OF = {"agent": "agent", "interpreter": "direct", "controller": "controller", "arithmetic": "arithmetic"}
-SYSTEM_OF = {protocol: system for system, protocol in PROTOCOL_OF.items()}
+# the agent system runs as the paper ran it (paper_agent.py); the core's generic `agent` loop stays beside it
+PROTOCOL_OF = {"agent": "opengray-agent", "interpreter": "direct", "controller": "controller", "arithmetic": "arithmetic"}
+SYSTEM_OF = {**{protocol: system for system, protocol in PROTOCOL_OF.items()}, "agent": "agent"}
 SPLITS = ("dev", "test", "all")
 # the development patients the paper's tables name (Tables S2, S3: set D); the rest are held out
 DEV_PATIENTS = ("pt_258", "pt_269", "pt_289", "pt_302", "pt_306", "pt_307", "pt_320", "pt_339")
@@ -269,8 +270,11 @@ class PlanningSuite:
         return PooledHarness(task_of(item))
 
     def protocols(self) -> dict[str, Any]:
+        from physbench.suites.planning.paper_agent import PaperAgent
+
         return {"controller": lambda _suite, **kw: _SystemProtocol("controller", **kw),
-                "arithmetic": lambda _suite, **kw: _SystemProtocol("arithmetic", **kw)}
+                "arithmetic": lambda _suite, **kw: _SystemProtocol("arithmetic", **kw),
+                "opengray-agent": lambda suite, **kw: PaperAgent(suite, **kw)}
 
     def grade(self, item: "Item", answer: "Answer") -> "Grade":
         from physbench.grading.types import Grade
