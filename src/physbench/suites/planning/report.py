@@ -35,12 +35,20 @@ def failure_detail(r: "Result") -> dict[str, Any] | None:
 
 def _rows(run: "RunData") -> list[Mapping[str, Any]]:
     """The attempt rows summary.summarize reads: graded details that name a patient and a family,
-    and a technical-failure row for every attempt that never got a reply."""
-    graded = [r.grade.detail for r in run.results
-              if r.grade is not None and isinstance(r.grade.detail, Mapping) and r.grade.detail.get("patient")
-              and r.grade.detail.get("family")]
-    failed = [d for r in run.failures if (d := failure_detail(r)) is not None]
-    return graded + failed
+    and a technical-failure row for every attempt that never got a reply (whether the loader lists
+    it among the results, with a no-credit grade, or apart, among the failures; each counted once)."""
+    rows, seen = [], set()
+    for r in [*run.results, *run.failures]:
+        key = (r.item.id, r.repeat)
+        if key in seen:
+            continue
+        seen.add(key)
+        g = r.grade.detail if r.grade is not None and isinstance(r.grade.detail, Mapping) else None
+        if g is not None and g.get("patient") and g.get("family"):
+            rows.append(g)
+        elif (d := failure_detail(r)) is not None:
+            rows.append(d)
+    return rows
 
 
 def _families(models: Sequence["RunData"]) -> list[dict[str, Any]]:
