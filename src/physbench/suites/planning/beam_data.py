@@ -5,9 +5,9 @@ isocentre (10 cm deep, SSD 90 cm): the matrix is built by the suite's own code
 (dose_model.build_node_matrix, node grid and trilinear interpolation), so the numbers are what
 plans get. From the central axis: the depth of maximum dose, the relative depth dose (SSD 90 cm),
 TPR(10) and TPR20/10 (the depth dose with the inverse square removed: exact for a kernel whose
-lateral sum does not depend on depth) and from them the PDD(10) at SSD 100 cm. Across the field at 10 cm: the 80-20 % penumbra, both as computed on
-the grid and from the kernel alone, and the dose 3 cm outside the 50 % edge.
-"""
+lateral sum does not depend on depth) and from them the PDD(10) at SSD 100 cm. Across the field at
+10 cm: the 80-20 % penumbra, both as computed on the grid and from the kernel alone, and the dose 3
+cm outside the 50 % edge."""
 
 from __future__ import annotations
 

@@ -270,7 +270,8 @@ def beam_data(dose_model: str = typer.Option("default", "--dose-model", help=DOS
     pub = m["published_6mv"]
     rng = lambda k: f"{pub[k][0]:g}-{pub[k][1]:g}"  # noqa: E731
     pen, out = m["penumbra_80_20_mm"], m["out_of_field_3cm_pct"]
-    lines = [f"model {m['model']}{' with scatter and leaf transmission' if m['beam_component'] else ''}, voxel {' x '.join(f'{v:g}' for v in m['voxel_mm'])} mm, node step "
+    extra = " with scatter and leaf transmission" if m["beam_component"] else ""
+    lines = [f"model {m['model']}{extra}, voxel {' x '.join(f'{v:g}' for v in m['voxel_mm'])} mm, node step "
              f"{'x'.join(map(str, m['node_step']))}; 10 x 10 cm field, one beam, water (published 6 MV in brackets)",
              f"d_max {m['d_max_mm']:g} mm [{rng('d_max_mm')}]",
              f"PDD(10) at SSD 100 cm {m['pdd10_pct']:g} % [{rng('pdd10_pct')}]",

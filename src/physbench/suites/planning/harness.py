@@ -90,7 +90,8 @@ class PlanningHarness:
         t0 = time.perf_counter()
         name = name if isinstance(name, str) else repr(name)
         if self.terminal is not None:
-            out: dict[str, Any] = {"error": "task_over", "detail": f"The task has already ended ({self.terminal['outcome']}); no further tool calls are accepted."}
+            out: dict[str, Any] = {"error": "task_over", "detail": f"The task has already ended "
+                                   f"({self.terminal['outcome']}); no further tool calls are accepted."}
             self.refused += 1
         elif self.tool_calls >= self.tool_budget:
             out = {"error": "tool_budget", "detail": f"All {self.tool_budget} tool calls of this task have been used."}
@@ -152,7 +153,8 @@ class PlanningHarness:
         if objective_id not in self.objectives:
             raise ValueError(f"There is no objective {objective_id!r}; register one with set_objectives first.")
         if self.optimize_calls >= self.optimize_budget:
-            return {"error": "optimize_budget", "detail": f"The optimization budget ({self.optimize_budget}) is spent; normalize, inspect, submit or escalate instead."}
+            return {"error": "optimize_budget", "detail": f"The optimization budget ({self.optimize_budget}) is spent; "
+                    "normalize, inspect, submit or escalate instead."}
         self.optimize_calls += 1
         res = solve(self.case, self.objectives[objective_id], w0=self.last_w, config=self.solver)
         plan = self._add_plan(res.w, res.dose, "optimize", objective_id)

@@ -149,7 +149,8 @@ def save(inf: DoseInfluence, path: Path) -> None:
     extra = {}
     if inf.beams is not None and inf.agg is not None and inf.scatter is not None and inf.blur is not None:
         extra = {**_pack(inf.beams, "beams"), **_pack(inf.agg, "agg"), **_pack(inf.scatter, "scatter"),
-                 "blur_grid": inf.blur.grid, "blur_cell": inf.blur.cell, "blur_sigma": np.asarray([inf.blur.sigma_cells, inf.blur.mid_sigma_cells, inf.blur.mid_fraction])}
+                 "blur_grid": inf.blur.grid, "blur_cell": inf.blur.cell,
+                 "blur_sigma": np.asarray([inf.blur.sigma_cells, inf.blur.mid_sigma_cells, inf.blur.mid_fraction])}
     arrays = {**_pack(inf.nodes, "nodes"), **_pack(inf.interp, "interp"), **extra, "voxels": inf.voxels,
               "beam": inf.beam, "row": inf.row, "col": inf.col, "meta": np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)}
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")

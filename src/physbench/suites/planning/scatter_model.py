@@ -1,19 +1,19 @@
 """The beam component of the dose model: phantom scatter and leaf transmission (issue 34 item 1).
 
-Both are broad, so neither is stored per beamlet (that would multiply the matrix many times).
-Dose to a node from beam b:
+Both are broad, so neither is stored per beamlet (that would multiply the matrix many times). Dose
+to a node from beam b:
 
     scatter       K (SAD/t)^2 A (1 - exp(-d/lambda)) exp(-mu_s d) (G_sigma * W_b)(U, V)
     transmission  K (SAD/t)^2 T k TPR(d) P(U; jaw_u, s) P(V; jaw_v, s) F_b
 
-W_b is the beam's fluence map (beamlet weights on the 5 mm cells of the isocentre plane),
-G_sigma a Gaussian of sigma_s there (or a mixture with a medium-range one, the beamlets' tails), so scatter follows the modulation; F_b is the beam's mean
-beamlet weight, T the leaf transmission, k a leaf pair's beam-on time over F_b, the jaws the
-bounding box of the beamlet region, P the primary's penumbra profile. The blur is applied to
-the weights (``Blur``, a Gaussian filter per beam), then sampled bilinearly at each node
-(``sample``: nodes x cells, four entries per node and beam). Limits: one scatter range; no
-tongue-and-groove; transmission ignores the open fraction of each cell (T w_j, under 2 %).
-"""
+W_b is the beam's fluence map (beamlet weights on the 5 mm cells of the isocentre plane), G_sigma a
+Gaussian of sigma_s there (or a mixture with a medium-range one, the beamlets' tails), so scatter
+follows the modulation; F_b is the beam's mean beamlet weight, T the leaf transmission, k a leaf
+pair's beam-on time over F_b, the jaws the bounding box of the beamlet region, P the primary's
+penumbra profile. The blur is applied to the weights (``Blur``, a Gaussian filter per beam), then
+sampled bilinearly at each node (``sample``: nodes x cells, four entries per node and beam).
+Limits: at most two Gaussian ranges, fixed over depth; no tongue-and-groove; transmission ignores the open fraction of each
+cell (T w_j, under 2 %)."""
 
 from __future__ import annotations
 
