@@ -39,6 +39,7 @@ def fast_suite(case_for, monkeypatch):
     from physbench.suites.planning.harness import PlanningHarness
     from physbench.suites.planning.optimizer import SolverConfig
 
+    monkeypatch.setenv("PHYSBENCH_PLANNING_WORKERS", "0")  # harnesses in this process, where the patches hold
     monkeypatch.setattr(S, "case_for", case_for)
     monkeypatch.setattr(S, "new_harness",
                         lambda t: PlanningHarness(t, case_for(t["patient"]), solver=SolverConfig(max_iter=60)))

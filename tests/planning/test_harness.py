@@ -122,7 +122,7 @@ def test_a_fault_inside_a_tool_comes_back_as_an_error_not_an_exception(harness, 
     monkeypatch.setattr(harness, "compare_to_goals", broken)
     out = harness.call("compare_to_goals", {"plan_id": "plan_1"})
     assert out["error"] == "internal_error" and "RuntimeError" in out["detail"]
-    assert harness.call(17, None)["error"] == "invalid_arguments"  # a name that is not text
+    assert harness.call(17, None)["error"] == "unknown_tool"  # a name that is not text
 
 
 def test_a_read_only_mapping_of_arguments_is_accepted(harness):

@@ -75,14 +75,27 @@ def test_the_viewer_draws_the_dvh_of_a_submitted_plan(fast_suite):
     answer = proto.run_sync(item)
     grade = fast_suite.grade(item, SimpleNamespace(text="", finish_reason="stop", outcome=None, detail=answer))
     assert grade.detail["decision"] == "submitted"
-    blocks = detail(SimpleNamespace(grade=grade, answer={"detail": answer}))["blocks"]
+    blocks = detail(SimpleNamespace(grade=grade, answer={"detail": answer}, item=item))["blocks"]
     assert blocks[0]["title"] == "Decision" and ["decision", "submitted"] in blocks[0]["fields"]
     chart = blocks[1]["chart"]
-    names = {s["name"] for s in chart["series"]}
-    assert {"PTV_7000", "SpinalCord"} <= names
-    for s in chart["series"]:
-        assert s["x"] == sorted(s["x"]) and all(0.0 <= y <= 1.0 for y in s["y"])
+    assert chart["y_label"] == "volume (%)"
+    curves = [s for s in chart["series"] if not s["name"].startswith("goal ")]
+    goals = [s for s in chart["series"] if s["name"].startswith("goal ")]
+    assert {"PTV_7000", "SpinalCord"} <= {s["name"] for s in curves}
+    for s in curves:
+        assert s["x"] == sorted(s["x"]) and all(0.0 <= y <= 100.0 for y in s["y"]) and s["y"][0] == 100.0
         assert all(a >= b for a, b in zip(s["y"], s["y"][1:]))  # a cumulative DVH never rises
+    assert "goal PTV_7000 D99 >= 66.5 Gy (hard)" in {s["name"] for s in goals}  # every goal marked
+    assert all(len(set(s["x"])) == 1 for s in goals)
+    # an interpreter's plan has no harness detail in its answer: the DVH comes with its grade
+    again = detail(SimpleNamespace(grade=grade, answer={}, item=item))["blocks"]
+    assert again[1]["chart"] == chart
     escalated = fast_suite.grade(item, SimpleNamespace(text="", finish_reason="stop", outcome=None,
                                                        detail={"result": {"outcome": "escalated", "reason": "other"}}))
-    assert [b["title"] for b in detail(SimpleNamespace(grade=escalated, answer={}))["blocks"]] == ["Decision"]
+    assert [b["title"] for b in detail(SimpleNamespace(grade=escalated, answer={}, item=item))["blocks"]] == ["Decision"]
+
+
+def test_the_viewer_legend_defines_every_planning_outcome():
+    from physbench.suites.planning.report import REPORT
+
+    assert set(REPORT.outcomes) == set(S.OUTCOMES) and all(len(t) > 40 for t in REPORT.outcomes.values())

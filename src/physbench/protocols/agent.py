@@ -1,7 +1,9 @@
 """`agent`: a tool loop over the suite's harness (suite.harness(item)). Each turn offers the
 harness's tools; every call the model makes is run (a malformed one answered with its error) and
 logged with its arguments and result; the loop stops when the harness is finished, the model
-stops calling tools, or a limit (tool calls, turns, wall time) is reached."""
+stops calling tools, or a limit (tool calls, turns, wall time) is reached. A harness whose work
+is heavy offers ``acall`` / ``aresult`` / ``aclose`` coroutines (run off the event loop); a plain
+one is called in place."""
 
 from __future__ import annotations
 
@@ -28,6 +30,16 @@ def _result_text(result: Any) -> str:
     return text[:MAX_RESULT_CHARS]
 
 
+async def _call(harness: Any, name: str, arguments: dict[str, Any]) -> Any:
+    acall = getattr(harness, "acall", None)
+    return await acall(name, arguments) if acall is not None else harness.call(name, arguments)
+
+
+async def _final(harness: Any) -> Any:
+    aresult = getattr(harness, "aresult", None)
+    return await aresult() if aresult is not None else harness.result()
+
+
 class Agent:
     name = "agent"
     needs_tools = True
@@ -40,6 +52,14 @@ class Agent:
         if self.suite is None or not hasattr(self.suite, "harness"):
             raise UserError("the agent protocol needs a suite with a harness")
         harness = self.suite.harness(item)
+        try:
+            return await self._loop(item, ask, harness)
+        finally:  # a harness that keeps its state apart (another process) releases it
+            aclose = getattr(harness, "aclose", None)
+            if aclose is not None:
+                await aclose()
+
+    async def _loop(self, item: "Item", ask: Ask, harness: Any) -> Answer:
         limits = {**DEFAULT_LIMITS, **dict(getattr(harness, "limits", None) or {}), **self.limits}
         tools = list(harness.tools)
         conversation = list(item.messages)
@@ -66,7 +86,7 @@ class Agent:
                     result = {"error": f"malformed arguments: {call.error}"}
                 else:
                     try:
-                        result = harness.call(call.name, dict(call.parsed or {}))
+                        result = await _call(harness, call.name, dict(call.parsed or {}))
                     except Exception as exc:  # a harness bug is logged, not a crash of the attempt
                         result = {"error": f"tool failed ({type(exc).__name__}: {str(exc)[:200]})"}
                 log.append({"name": call.name, "arguments": call.arguments, "result": result, "error": call.error})
@@ -78,4 +98,4 @@ class Agent:
         text = reply.text if reply is not None else ""
         finish = reply.finish_reason if reply is not None else None
         return Answer(text, finish, tuple(turns), outcome=None if harness.finished and outcome is None else outcome,
-                      detail={"tool_log": log, "result": dict(harness.result())})
+                      detail={"tool_log": log, "result": dict(await _final(harness))})

@@ -12,6 +12,18 @@ from physbench.core.errors import UserError
 planning_app = typer.Typer(help="OpenGray planning tasks on OpenKBP anatomy.", no_args_is_help=True, add_completion=False)
 
 DATA_HELP = "A folder of OpenKBP pt_* folders (CSV); the shipped patients when omitted."
+DIJ_HELP = ("A folder of OpenKBP-Opt matrices (<patient>/dij.npz and beamlet_indices.csv, or one patient's two "
+            "files): plan on them instead of the pencil-beam model; a matrix that is not its patient's is refused.")
+DOSE_MODEL_HELP = "default (the shipped witnesses' model) or scatter (with phantom scatter and leaf transmission)."
+
+
+def _constants(name: str) -> Any:
+    from physbench.suites.planning import dose_model as dm
+
+    models = {"default": dm.DEFAULT, "scatter": dm.SCATTER}
+    if name not in models:
+        raise UserError(f"--dose-model must be one of {', '.join(models)}, not {name!r}")
+    return models[name]
 
 
 def _emit(data: Any, as_json: bool, text: str) -> None:
@@ -43,17 +55,23 @@ def patients(data: Optional[str] = typer.Option(None, "--data", help=DATA_HELP),
 
 @planning_app.command("certificates")
 def certificates(data: Optional[str] = typer.Option(None, "--data", help=DATA_HELP),
+                 dij: Optional[str] = typer.Option(None, "--dij", help=DIJ_HELP),
                  as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
     """Per patient: the coverage/cap certificate of the top target (Table S2) and, where a mandible
-    exists, its best overlap certificate against a target (Tables S3, S11), from the masks alone."""
+    exists, its best overlap certificate against a target (Tables S3, S11), from the masks alone
+    (they hold for any dose); with --dij, only the patients with a matrix, each checked first."""
     from physbench.suites.planning import certificates as cert
+    from physbench.suites.planning import influence as infl
     from physbench.suites.planning.goals import goals_for
     from physbench.suites.planning.openkbp import load_patient
 
     out = []
-    for pid in _ids(data):
+    ids = infl.dij_patients(dij, _ids(data)) if dij else _ids(data)
+    for pid in ids:
         p = load_patient(pid, data)
         row: dict[str, Any] = {"patient": pid}
+        if dij:
+            row["dij"] = infl.load_openkbp_opt(infl.dij_folder(dij, pid), p).content_hash
         c = cert.coverage_cap(p)
         row["coverage_cap"] = {"target": c.target, "N": c.N, "m": c.m, "threshold": round(c.threshold, 4)}
         opts = [o for o in cert.overlap_options(p, goals_for(p)) if o.organ == "Bone_Mandible"]
@@ -75,13 +93,28 @@ def certificates(data: Optional[str] = typer.Option(None, "--data", help=DATA_HE
 @planning_app.command("tasks")
 def tasks(data: Optional[str] = typer.Option(None, "--data", help=DATA_HELP),
           family: Optional[str] = typer.Option(None, "--family", help="Only this family."),
+          dij: Optional[str] = typer.Option(None, "--dij", help=DIJ_HELP),
+          witness_file: Optional[str] = typer.Option(None, "--witnesses", help="A witness table found on the --dij "
+                                                     "matrices (planning witnesses --dij DIR --out FILE)."),
           as_json: bool = typer.Option(False, "--json", help="Print the full task JSON.")) -> None:
     """Every task whose right decision is proven, and the families each patient lacks and why."""
+    from physbench.suites.planning.influence import dij_patients
     from physbench.suites.planning.tasks import FAMILIES, build_tasks
 
     if family is not None and family not in FAMILIES:
         raise UserError(f"unknown family {family!r}; families: {', '.join(FAMILIES)}")
-    items, skipped = build_tasks(data=data)
+    if witness_file and not dij:
+        raise UserError("--witnesses goes with --dij (the shipped witnesses serve the pencil-beam model)")
+    table = None
+    if witness_file:
+        try:
+            table = json.loads(open(witness_file, encoding="utf-8").read()).get("patients", {})
+        except (OSError, ValueError, AttributeError, RecursionError) as exc:
+            raise UserError(f"--witnesses: cannot read {witness_file!r} ({type(exc).__name__})") from None
+    if dij:  # feasible controls only from witnesses found on the user's matrices
+        items, skipped = build_tasks(dij_patients(dij, _ids(data)), data=data, witnesses=table or {}, dij=dij)
+    else:
+        items, skipped = build_tasks(data=data)
     if family:
         items = [t for t in items if t["kind"] == family]
         skipped = {p: {f: why for f, why in s.items() if f == family} for p, s in skipped.items()}
@@ -178,6 +211,8 @@ def run(system: str = typer.Option(..., "--system", help="controller or arithmet
 @planning_app.command("witnesses")
 def witnesses(patients: Optional[list[str]] = typer.Argument(None, help="Patient ids; every shipped patient when omitted."),
               out: Optional[str] = typer.Option(None, "--out", help="Write the witness table (data/witnesses.json format) here."),
+              dose_model: str = typer.Option("default", "--dose-model", help=DOSE_MODEL_HELP),
+              dij: Optional[str] = typer.Option(None, "--dij", help=DIJ_HELP),
               as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
     """Search a feasible witness per patient (Table S4) and compare it with the shipped one."""
     import os
@@ -197,7 +232,12 @@ def witnesses(patients: Optional[list[str]] = typer.Argument(None, help="Patient
         raise UserError(f"unknown patient {unknown[0]!r}; shipped: {shipped_ids()[0]} ... {shipped_ids()[-1]}")
     if out and not Path(out).parent.is_dir():
         raise UserError(f"--out: no folder {str(Path(out).parent)!r}")
-    cases = [Case(p, lambda p=p: infl.influence_for(p)) for p in (load_shipped(i) for i in ids)]
+    constants = _constants(dose_model)
+    if dij:
+        ids = infl.dij_patients(dij, ids)
+        cases = [Case(p, infl.load_openkbp_opt(infl.dij_folder(dij, p.id), p)) for p in (load_shipped(i) for i in ids)]
+    else:
+        cases = [Case(p, lambda p=p: infl.influence_for(p, constants)) for p in (load_shipped(i) for i in ids)]
     found = wit.table(cases, goals_for)
     shipped = load_witnesses()
     rows = {pid: {k: r[k] for k in ("cord_gy", "limit_gy", "min_margin", "solves")} | {"matches_shipped": shipped.get(pid) == r}
@@ -216,3 +256,38 @@ def witnesses(patients: Optional[list[str]] = typer.Argument(None, help="Patient
              f"{'matches' if r['matches_shipped'] else 'DIFFERS FROM'} the shipped witness" for pid, r in rows.items()]
     lines += [f"{pid}: no witness ({why})" for pid, why in found["no_witness"].items()]
     _emit({"patients": rows, "no_witness": found["no_witness"], "written": out}, as_json, "\n".join(lines))
+
+
+@planning_app.command("beam-data")
+def beam_data(dose_model: str = typer.Option("default", "--dose-model", help=DOSE_MODEL_HELP),
+              as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """The dose model's 6 MV beam data in water beside published ranges: d_max, PDD(10), TPR(10),
+    TPR20/10, the 80-20 % penumbra at 10 cm (on the dose grid and of the kernel) and the dose 3 cm
+    outside the field edge."""
+    from physbench.suites.planning.beam_data import measure
+
+    m = measure(c=_constants(dose_model))
+    pub = m["published_6mv"]
+    rng = lambda k: f"{pub[k][0]:g}-{pub[k][1]:g}"  # noqa: E731
+    pen, out = m["penumbra_80_20_mm"], m["out_of_field_3cm_pct"]
+    extra = " with scatter and leaf transmission" if m["beam_component"] else ""
+    lines = [f"model {m['model']}{extra}, voxel {' x '.join(f'{v:g}' for v in m['voxel_mm'])} mm, node step "
+             f"{'x'.join(map(str, m['node_step']))}; 10 x 10 cm field, one beam, water (published 6 MV in brackets)",
+             f"d_max {m['d_max_mm']:g} mm [{rng('d_max_mm')}]",
+             f"PDD(10) at SSD 100 cm {m['pdd10_pct']:g} % [{rng('pdd10_pct')}]",
+             f"TPR(10) {m['tpr_10']:g} [{rng('tpr_10')}], TPR20/10 {m['tpr20_10']:g} [{rng('tpr20_10')}]",
+             f"80-20 % penumbra at 10 cm: {pen['leaf_travel']:g} mm along leaf travel, {pen['across_leaves']:g} mm "
+             f"across leaves, {pen['kernel']:g} mm in the kernel itself [{rng('penumbra_80_20_mm')}]",
+             f"dose 3 cm outside the 50 % edge at 10 cm: {out['leaf_travel']:g} % / {out['across_leaves']:g} % "
+             f"of the central axis [{rng('out_of_field_3cm_pct')}]"]
+    _emit(m, as_json, "\n".join(lines))
+
+
+@planning_app.command("mcp")
+def mcp(task: str = typer.Argument(..., help="The task's id, e.g. planning/overlap/pt_258 (never shown to the agent)."),
+        record: Optional[str] = typer.Option(None, "--record", help="Append the calls to this replay file "
+                                             "(grade it with eval planning --system agent --model replay:FILE).")) -> None:
+    """Serve one task's harness as an MCP server on stdin/stdout (needs the optional mcp package)."""
+    from physbench.suites.planning.mcp_server import serve
+
+    serve(task, record)

@@ -26,6 +26,7 @@ from physbench.suites.planning import geometry as geo
 from physbench.suites.planning.goals import Goal, evaluate, rejection, rules_text
 from physbench.suites.planning.metrics import Case, dvh, parse_metric
 from physbench.suites.planning.optimizer import SolverConfig, Term, solve, spg
+from physbench.suites.planning.tasks import task_token
 from physbench.suites.planning.tools import TERM_TYPES, TOOL_NAMES, TOOL_SPECS, ToolArgumentError, parse_arguments
 from physbench.suites.planning.witness import encode_weights
 
@@ -35,6 +36,10 @@ TURN_LIMIT = 30
 WALL_LIMIT_S = 600.0
 DVH_POINTS = 25  # per structure, stored with a submitted plan for the viewer's DVH figure
 _log = logging.getLogger(__name__)
+
+
+class UnknownTool(Exception):
+    """A call to a tool the harness does not have (answered with the error code unknown_tool)."""
 
 
 @dataclass
@@ -85,18 +90,22 @@ class PlanningHarness:
         t0 = time.perf_counter()
         name = name if isinstance(name, str) else repr(name)
         if self.terminal is not None:
-            out: dict[str, Any] = {"error": "task_over", "detail": f"the task ended ({self.terminal['outcome']})"}
+            out: dict[str, Any] = {"error": "task_over", "detail": f"The task has already ended "
+                                   f"({self.terminal['outcome']}); no further tool calls are accepted."}
             self.refused += 1
         elif self.tool_calls >= self.tool_budget:
-            out = {"error": "tool_budget", "detail": f"{self.tool_budget} tool calls allowed per task"}
+            out = {"error": "tool_budget", "detail": f"All {self.tool_budget} tool calls of this task have been used."}
             self.refused += 1
         else:
             self.tool_calls += 1
             try:
                 if isinstance(arguments, Mapping) and not isinstance(arguments, dict):
                     arguments = dict(arguments)
-                args = parse_arguments(name, arguments)
-                out = getattr(self, name)(**args) if name in TOOL_NAMES else {"error": "unknown_tool"}
+                if name not in TOOL_NAMES:
+                    raise UnknownTool(f"There is no tool named {name[:60]!r}; the tools are {', '.join(TOOL_NAMES)}.")
+                out = getattr(self, name)(**parse_arguments(name, arguments))
+            except UnknownTool as exc:
+                out = {"error": "unknown_tool", "detail": str(exc)}
             except ToolArgumentError as exc:
                 out = {"error": "invalid_arguments", "detail": str(exc)}
             except (ValueError, KeyError) as exc:
@@ -142,9 +151,10 @@ class PlanningHarness:
 
     def optimize(self, objective_id: str) -> dict[str, Any]:
         if objective_id not in self.objectives:
-            raise ValueError(f"unknown objective_id {objective_id!r}")
+            raise ValueError(f"There is no objective {objective_id!r}; register one with set_objectives first.")
         if self.optimize_calls >= self.optimize_budget:
-            return {"error": "optimize_budget", "detail": f"the optimization budget ({self.optimize_budget}) is spent"}
+            return {"error": "optimize_budget", "detail": f"The optimization budget ({self.optimize_budget}) is spent; "
+                    "normalize, inspect, submit or escalate instead."}
         self.optimize_calls += 1
         res = solve(self.case, self.objectives[objective_id], w0=self.last_w, config=self.solver)
         plan = self._add_plan(res.w, res.dose, "optimize", objective_id)
@@ -170,7 +180,7 @@ class PlanningHarness:
     def get_dvh(self, plan_id: str, structure: str, n_points: int = 50) -> dict[str, Any]:
         plan = self._plan(plan_id)
         if not self.case.patient.has(structure):
-            raise KeyError(f"{self.case.id} has no structure {structure!r}")
+            raise KeyError(f"The case has no structure {structure!r}.")
         levels, frac = dvh(self.case.structure_dose(plan.dose, structure), n_points)
         return {"plan_id": plan_id, "structure": structure, "dose_gy": levels, "volume_fraction": frac}
 
@@ -178,7 +188,7 @@ class PlanningHarness:
         plan = self._plan(plan_id)
         current = self.case.metric(plan.dose, structure, parse_metric(metric))
         if not current > 0:
-            raise ValueError(f"{structure} {metric} is zero in {plan_id}; nothing to scale")
+            raise ValueError(f"{structure} {metric} is zero in {plan_id}, so there is nothing to scale.")
         factor = float(value) / current
         new = self._add_plan(plan.w * factor, plan.dose * factor, "normalize", plan.objective_id)
         return {"plan_id": new.plan_id, "source_plan_id": plan_id, "scale_factor": round(factor, 6),
@@ -213,16 +223,17 @@ class PlanningHarness:
         return plan
 
     def _dvh_table(self, dose: np.ndarray) -> dict[str, Any]:
-        """Each structure's cumulative DVH at DVH_POINTS dose levels (for the viewer's figure)."""
+        """Each structure's cumulative DVH at DVH_POINTS dose levels (for the viewer's figure); each
+        target on its own, not merged with a higher-dose target."""
         out = {}
         for name in self.case.patient.structures:
-            levels, frac = dvh(self.case.structure_dose(dose, name), DVH_POINTS)
+            levels, frac = dvh(self.case.structure_dose(dose, name, merge=False), DVH_POINTS)
             out[name] = {"dose_gy": levels, "volume_fraction": frac}
         return out
 
     def _plan(self, plan_id: str) -> Plan:
         if plan_id not in self.plans:
-            raise KeyError(f"unknown plan_id {plan_id!r}; known: {', '.join(self.plans) or 'none'}")
+            raise KeyError(f"There is no plan {plan_id!r}; the plans so far are: {', '.join(self.plans) or 'none'}.")
         return self.plans[plan_id]
 
     def _goal_table(self, dose: np.ndarray) -> dict[str, Any]:
@@ -235,12 +246,18 @@ class PlanningHarness:
 
     def _build_summary(self) -> dict[str, Any]:
         p = self.case.patient
-        return {"case_id": p.id, "task_id": self.task.get("id"), "note": self.task.get("note", ""),
+        return {"case_id": p.id, "task_id": task_token(self.task), "note": self.task.get("note", ""),
                 "voxel_mm": list(p.voxel_mm), "voxel_cc": round(p.voxel_cc, 6), "structures": anatomy(self.case),
-                "prescriptions": p.targets, "goals": [g.to_dict() for g in self.goals], "rules": rules_text(),
+                "prescriptions": p.targets, "goals": [summary_goal(g) for g in self.goals], "rules": rules_text(),
                 "beams": {"n_beams": len(geo.GANTRY_DEG), "gantry_deg": list(geo.GANTRY_DEG), "energy": "6 MV",
                           "beamlet_mm": [5.0, 5.0], "technique": "coplanar fixed-gantry IMRT"},
                 "objective_terms": list(TERM_TYPES), "goal_tolerance_gy": 0.05}
+
+
+def summary_goal(g: Goal) -> dict[str, Any]:
+    """A goal as the case summary states it: with its unit and tier (hard: a requirement; soft: a wish)."""
+    return {**g.to_dict(), "unit": "Gy", "tier": g.kind,
+            "note": "requirement" if g.kind == "hard" else "wish: met if possible"}
 
 
 _ANATOMY: dict[str, list[dict[str, Any]]] = {}

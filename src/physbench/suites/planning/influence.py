@@ -25,6 +25,8 @@ from physbench.suites.planning.openkbp import N_GRID, Patient, PatientDataError,
 
 CACHE_ENV = "PHYSBENCH_PLANNING_CACHE"
 FORMAT_VERSION = 1
+MAX_OUTSIDE_SHARE = 0.02  # rows with dose outside the possible-dose mask a user's matrix may have
+MIN_TARGET_REACHED = 0.5  # share of each target's voxels a user's matrix must give dose to
 
 
 def cache_dir() -> Path:
@@ -47,6 +49,10 @@ class DoseInfluence:
     row: np.ndarray  # per beamlet: fluence-map row (across leaf pairs)
     col: np.ndarray  # per beamlet: fluence-map column (along leaf travel)
     info: dict[str, Any] = field(default_factory=dict)
+    beams: sparse.csr_matrix | None = None  # (n_nodes, n_beams): leaf transmission (scatter_model.py)
+    agg: sparse.csr_matrix | None = None  # (n_beams, n_beamlets): each beam's mean beamlet weight
+    scatter: sparse.csr_matrix | None = None  # (n_nodes, n_cells): scatter from the blurred fluence maps
+    blur: Any = None  # scatter_model.Blur: weights -> blurred fluence maps
     _nodes_t: sparse.csr_matrix | None = field(default=None, repr=False)
 
     @property
@@ -59,8 +65,26 @@ class DoseInfluence:
             self._nodes_t = self.nodes.T.tocsr()
         return self._nodes_t
 
+    def forward(self, w32: np.ndarray) -> np.ndarray:
+        """Node doses (float32) of float32 weights: the beamlet matrix plus the beam component."""
+        out = self.nodes @ w32
+        if self.beams is not None and self.agg is not None:
+            out = out + self.beams @ (self.agg @ w32)
+        if self.scatter is not None and self.blur is not None:
+            out = out + self.scatter @ self.blur.forward(w32)
+        return out
+
+    def adjoint(self, v32: np.ndarray) -> np.ndarray:
+        """The transpose of ``forward`` applied to float32 node values."""
+        out = self.nodes_t @ v32
+        if self.beams is not None and self.agg is not None:
+            out = out + self.agg.T @ (self.beams.T @ v32)
+        if self.scatter is not None and self.blur is not None:
+            out = out + self.blur.adjoint(self.scatter.T @ v32)
+        return out
+
     def node_dose(self, w: np.ndarray) -> np.ndarray:
-        return np.asarray(self.nodes @ np.asarray(w, dtype=np.float32), dtype=np.float64)
+        return np.asarray(self.forward(np.asarray(w, dtype=np.float32)), dtype=np.float64)
 
     def dose(self, w: np.ndarray) -> np.ndarray:
         """Dose of every External voxel (same order as ``voxels``) for beamlet weights ``w``."""
@@ -75,7 +99,8 @@ class DoseInfluence:
         return np.searchsorted(self.voxels, flat[ok]), int((~ok).sum())
 
     def nbytes(self) -> int:
-        return sum(m.data.nbytes + m.indices.nbytes + m.indptr.nbytes for m in (self.nodes, self.interp))
+        mats = [m for m in (self.nodes, self.interp, self.beams, self.agg, self.scatter) if m is not None]
+        return sum(m.data.nbytes + m.indices.nbytes + m.indptr.nbytes for m in mats)
 
 
 def model_hash(patient: Patient, constants: dm.ModelConstants = dm.DEFAULT) -> str:
@@ -91,11 +116,19 @@ def build(patient: Patient, constants: dm.ModelConstants = dm.DEFAULT) -> DoseIn
     t0 = time.perf_counter()
     grid = dm.node_grid(patient.external, constants.node_step)
     mat, table, info = dm.build_node_matrix(patient, grid, constants)
+    beams = agg = scatter = blur = None
+    if constants.beam_component:
+        from physbench.suites.planning import scatter_model as sm
+
+        blur = sm.blur_for(table.beam, table.row, table.col, constants)
+        scatter, beams = sm.build_beam_matrices(patient, grid, blur, constants)
+        agg = sm.aggregation(table.beam.astype(np.int64), len(constants.gantry_deg))
     info.update({"build_s": round(time.perf_counter() - t0, 3), "n_nodes": int(mat.shape[0]),
-                 "nnz": int(mat.nnz), "node_step": list(constants.node_step), "model": dm.MODEL_VERSION})
+                 "nnz": int(mat.nnz), "node_step": list(constants.node_step), "model": dm.MODEL_VERSION,
+                 "beam_component": constants.beam_component})
     return DoseInfluence(patient.id, model_hash(patient, constants), f"model:{dm.MODEL_VERSION}",
                          patient.external, mat, grid.interp.astype(np.float32).tocsr(),
-                         table.beam, table.row, table.col, info)
+                         table.beam, table.row, table.col, info, beams, agg, scatter, blur)
 
 
 def _pack(m: sparse.csr_matrix, prefix: str) -> dict[str, np.ndarray]:
@@ -113,7 +146,12 @@ def save(inf: DoseInfluence, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     meta = {"patient_id": inf.patient_id, "content_hash": inf.content_hash, "source": inf.source,
             "info": inf.info, "format": FORMAT_VERSION}
-    arrays = {**_pack(inf.nodes, "nodes"), **_pack(inf.interp, "interp"), "voxels": inf.voxels,
+    extra = {}
+    if inf.beams is not None and inf.agg is not None and inf.scatter is not None and inf.blur is not None:
+        extra = {**_pack(inf.beams, "beams"), **_pack(inf.agg, "agg"), **_pack(inf.scatter, "scatter"),
+                 "blur_grid": inf.blur.grid, "blur_cell": inf.blur.cell,
+                 "blur_sigma": np.asarray([inf.blur.sigma_cells, inf.blur.mid_sigma_cells, inf.blur.mid_fraction])}
+    arrays = {**_pack(inf.nodes, "nodes"), **_pack(inf.interp, "interp"), **extra, "voxels": inf.voxels,
               "beam": inf.beam, "row": inf.row, "col": inf.col, "meta": np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)}
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     try:
@@ -132,8 +170,15 @@ def load(path: Path, expect_hash: str | None = None) -> DoseInfluence | None:
             meta = json.loads(bytes(z["meta"]).decode())
             if meta.get("format") != FORMAT_VERSION or (expect_hash and meta["content_hash"] != expect_hash):
                 return None
+            beams = agg = scatter = blur = None
+            if "blur_grid" in z.files:
+                from physbench.suites.planning.scatter_model import Blur
+
+                beams, agg, scatter = _unpack(z, "beams"), _unpack(z, "agg"), _unpack(z, "scatter")
+                blur = Blur(z["blur_grid"], z["blur_cell"], *(float(x) for x in z["blur_sigma"][:3]))
             return DoseInfluence(meta["patient_id"], meta["content_hash"], meta["source"], z["voxels"],
-                                 _unpack(z, "nodes"), _unpack(z, "interp"), z["beam"], z["row"], z["col"], meta["info"])
+                                 _unpack(z, "nodes"), _unpack(z, "interp"), z["beam"], z["row"], z["col"], meta["info"],
+                                 beams, agg, scatter, blur)
     except (OSError, ValueError, KeyError, json.JSONDecodeError):
         return None
 
@@ -157,10 +202,56 @@ def influence_for(patient: Patient, constants: dm.ModelConstants = dm.DEFAULT, c
     return inf
 
 
+def dij_folder(root: str | Path, patient_id: str) -> Path:
+    """A patient's OpenKBP-Opt folder under ``root``: ``root/<patient>/`` when it holds a dij.npz,
+    else ``root`` itself (one patient's folder)."""
+    root = Path(root)
+    own = root / patient_id
+    return own if (own / "dij.npz").is_file() else root
+
+
+def dij_patients(root: str | Path, ids: list[str]) -> list[str]:
+    """The patients of ``ids`` that ``root`` has a matrix for (all of them for a one-patient folder)."""
+    root = Path(root)
+    if not root.is_dir():
+        raise PatientDataError(f"--dij: no folder {str(root)!r}")
+    if (root / "dij.npz").is_file():
+        return list(ids)
+    return [i for i in ids if (root / i / "dij.npz").is_file()]
+
+
+def dij_hash(patient: Patient, folder: str | Path) -> str:
+    """Content hash of a user's matrix for ``patient``: the anatomy and both files' bytes."""
+    folder = Path(folder)
+    h = hashlib.sha256(patient.content_hash().encode())
+    for name in ("dij.npz", "beamlet_indices.csv"):
+        try:
+            h.update((folder / name).read_bytes())
+        except OSError as exc:
+            raise PatientDataError(f"{folder}: cannot read {name} ({exc.strerror})") from None
+    return h.hexdigest()
+
+
+def _check_belongs(nodes: sparse.csr_matrix, patient: Patient, outside: int, filled: int, where: Path) -> None:
+    """Refuse a matrix that is not this patient's: dose rows outside the mask, or a target unreached."""
+    if filled and outside / filled > MAX_OUTSIDE_SHARE:
+        raise PatientDataError(f"{where}: {outside / filled:.1%} of the rows with dose lie outside {patient.id}'s "
+                               f"possible-dose mask (at most {MAX_OUTSIDE_SHARE:.0%}): not this patient's matrix")
+    has_dose = np.diff(nodes.indptr) > 0
+    for t in patient.targets:
+        rows = np.searchsorted(patient.external, patient.mask(t))
+        rows = rows[rows < patient.external.size]
+        reached = float(has_dose[rows].mean()) if rows.size else 0.0
+        if reached < MIN_TARGET_REACHED:
+            raise PatientDataError(f"{where}: {t} gets dose in {reached:.0%} of its voxels (at least "
+                                   f"{MIN_TARGET_REACHED:.0%} needed): not this patient's matrix")
+
+
 def load_openkbp_opt(folder: str | Path, patient: Patient) -> DoseInfluence:
     """An OpenKBP-Opt ``dij.npz`` (scipy sparse, 128^3 rows x beamlets, Gy per unit intensity)
     with ``beamlet_indices.csv`` (columns row, column, angle; angle 1..9): rows outside the
-    possible-dose mask are dropped, as OpenKBP-Opt's evaluation ignores them."""
+    possible-dose mask are dropped, as OpenKBP-Opt's evaluation ignores them; a matrix with more
+    than a small share of them, or one that leaves a target without dose, is refused."""
     folder = Path(folder)
     dij_path, idx_path = folder / "dij.npz", folder / "beamlet_indices.csv"
     for f in (dij_path, idx_path):
@@ -180,13 +271,12 @@ def load_openkbp_opt(folder: str | Path, patient: Patient) -> DoseInfluence:
     vox = patient.external
     nodes = dij[vox].astype(np.float32).tocsr()
     eye = sparse.identity(vox.size, dtype=np.float32, format="csr")
-    h = hashlib.sha256(patient.content_hash().encode())
-    h.update(dij_path.read_bytes())
-    h.update(idx_path.read_bytes())
     filled = np.flatnonzero(np.diff(dij.indptr))
-    info = {"n_nodes": int(vox.size), "nnz": int(nodes.nnz),
-            "dropped_rows_outside_mask": int(filled.size - in_sorted(filled, vox).sum())}
-    return DoseInfluence(patient.id, h.hexdigest(), f"openkbp-opt:{dij_path}", vox, nodes, eye, beam, row, col, info)
+    outside = int(filled.size - in_sorted(filled, vox).sum())
+    _check_belongs(nodes, patient, outside, int(filled.size), dij_path)
+    info = {"n_nodes": int(vox.size), "nnz": int(nodes.nnz), "dropped_rows_outside_mask": outside}
+    return DoseInfluence(patient.id, dij_hash(patient, folder), f"openkbp-opt:{dij_path}", vox, nodes, eye, beam, row,
+                         col, info)
 
 
 def _read_beamlet_indices(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 from physbench.suites.planning.goals import TOL_GY, rules_text
 from physbench.suites.planning.openkbp import EXTERNAL, Patient
+from physbench.suites.planning.tasks import task_token
 from physbench.suites.planning.tools import ESCALATION_REASONS
 
 MAX_REPLY_CHARS = 20_000  # an interpreter reply beyond this is not parsed
@@ -47,7 +48,7 @@ def agent_messages(task: dict[str, Any]) -> list[dict[str, str]]:
         "note for the reviewer) or escalate (a reason and an explanation). You have 15 tool calls in all. "
         + POLICY + " " + " ".join(rules_text())
     )
-    user = (f"Task {task['id']}: plan case {task['patient']} to its goal list, or escalate if it should not be "
+    user = (f"Task {task_token(task)}: plan case {task['patient']} to its goal list, or escalate if it should not be "
             "planned as given. Start with get_case_summary.")
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 

@@ -129,7 +129,7 @@ class Problem:
 
     def forward(self, w: np.ndarray) -> np.ndarray:
         """Doses of the rows the terms read."""
-        return np.asarray(self.P @ (self.inf.nodes @ w.astype(np.float32)), dtype=np.float64)
+        return np.asarray(self.P @ self.inf.forward(w.astype(np.float32)), dtype=np.float64)
 
     def value_grad_dose(self, d: np.ndarray, need_grad: bool = True) -> tuple[float, np.ndarray | None]:
         f = 0.0
@@ -162,7 +162,8 @@ class Problem:
         return self.cfg.smoothness * float(w @ hw), 2.0 * self.cfg.smoothness * hw
 
     def adjoint(self, g_rows: np.ndarray) -> np.ndarray:
-        return np.asarray(self.inf.nodes_t @ (self.PT @ g_rows).astype(np.float32), dtype=np.float64)
+        # the row sum in float64 (then float32): the shipped witnesses were found with this rounding
+        return np.asarray(self.inf.adjoint((self.PT @ g_rows).astype(np.float32)), dtype=np.float64)
 
 
 def solve(case: Case, terms: list[Term], w0: np.ndarray | None = None, config: SolverConfig | None = None) -> SolveResult:

@@ -10,7 +10,6 @@ and its detail carries the three policies of Table S14 and the plan's dose endpo
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections import OrderedDict
 from functools import lru_cache
@@ -24,10 +23,12 @@ if TYPE_CHECKING:
     from physbench.protocols.base import Answer
     from physbench.suites.planning.harness import PlanningHarness
     from physbench.suites.planning.metrics import Case
+    from physbench.suites.planning.pool import PooledHarness
 
 SYSTEMS = ("agent", "interpreter", "controller", "arithmetic")
-PROTOCOL_OF = {"agent": "agent", "interpreter": "direct", "controller": "controller", "arithmetic": "arithmetic"}
-SYSTEM_OF = {protocol: system for system, protocol in PROTOCOL_OF.items()}
+# the agent system runs as the paper ran it (paper_agent.py); the core's generic `agent` loop stays beside it
+PROTOCOL_OF = {"agent": "opengray-agent", "interpreter": "direct", "controller": "controller", "arithmetic": "arithmetic"}
+SYSTEM_OF = {**{protocol: system for system, protocol in PROTOCOL_OF.items()}, "agent": "agent"}
 SPLITS = ("dev", "test", "all")
 # the development patients the paper's tables name (Tables S2, S3: set D); the rest are held out
 DEV_PATIENTS = ("pt_258", "pt_269", "pt_289", "pt_302", "pt_306", "pt_307", "pt_320", "pt_339")
@@ -42,6 +43,27 @@ def shipped_tasks() -> tuple[dict[str, Any], ...]:
     from physbench.suites.planning.tasks import build_tasks
 
     return tuple(build_tasks()[0])
+
+
+def user_tasks(dij: str, witnesses: str | None = None) -> list[dict[str, Any]]:
+    """The tasks of the shipped patients that a folder of OpenKBP-Opt matrices covers, planned on
+    those matrices; feasible controls only from a witness table found on them (`planning
+    witnesses --dij DIR --out FILE`). A matrix that is not its patient's is refused (UserError)."""
+    from physbench.core.errors import UserError
+    from physbench.suites.planning.influence import dij_patients
+    from physbench.suites.planning.openkbp import shipped_ids
+    from physbench.suites.planning.tasks import build_tasks
+
+    ids = dij_patients(dij, shipped_ids())
+    if not ids:
+        raise UserError(f"dij: {dij!r} holds no <patient>/dij.npz for a shipped patient")
+    table: dict[str, Any] = {}
+    if witnesses:
+        try:
+            table = json.loads(open(witnesses, encoding="utf-8").read()).get("patients", {})
+        except (OSError, ValueError, AttributeError, RecursionError) as exc:
+            raise UserError(f"witnesses: cannot read {witnesses!r} ({type(exc).__name__})") from None
+    return build_tasks(ids, witnesses=table if isinstance(table, dict) else {}, dij=dij)[0]
 
 
 def select(tasks: Iterable[dict[str, Any]], split: str, family: str | None = None) -> list[dict[str, Any]]:
@@ -78,7 +100,7 @@ def item_fields(task: dict[str, Any], system: str) -> dict[str, Any]:
     return {"id": task["id"], "suite": "planning", "kind": task["kind"], "messages": messages,
             "reference": reference_of(task),
             "params": {"patient": task["patient"], "family": task["kind"], "system": system, "goals": task["goals"],
-                       "note": task.get("note", "")},
+                       "note": task.get("note", ""), **({"dij": task["dij"]} if task.get("dij") else {})},
             "meta": {**task["meta"], "system": system}}
 
 
@@ -86,21 +108,24 @@ def task_of(item: Any) -> dict[str, Any]:
     """The task dict an item was made from (what the harness and the policies read)."""
     p = item.params
     return {"id": item.id, "kind": item.kind, "patient": p["patient"], "goals": [dict(g) for g in p["goals"]],
-            "note": p.get("note", ""), "reference": json.loads(json.dumps(item.reference)), "meta": dict(item.meta)}
+            "note": p.get("note", ""), "reference": json.loads(json.dumps(item.reference)), "meta": dict(item.meta),
+            **({"dij": str(p["dij"])} if p.get("dij") else {})}
 
 
-def case_for(patient_id: str) -> "Case":
-    """The patient's Case on the cached pencil-beam influence (the last few kept in memory)."""
-    from physbench.suites.planning.influence import influence_for
+def case_for(patient_id: str, dij: str | None = None) -> "Case":
+    """The patient's Case on the cached pencil-beam influence, or on the user's OpenKBP-Opt matrix
+    in the folder ``dij`` (the last few kept in memory)."""
+    from physbench.suites.planning.influence import influence_for, load_openkbp_opt
     from physbench.suites.planning.metrics import Case
     from physbench.suites.planning.openkbp import load_shipped
 
-    if patient_id in _CASES:
-        _CASES.move_to_end(patient_id)
-        return _CASES[patient_id]
+    key = f"{patient_id}|{dij or ''}"
+    if key in _CASES:
+        _CASES.move_to_end(key)
+        return _CASES[key]
     p = load_shipped(patient_id)
-    case = Case(p, lambda p=p: influence_for(p))
-    _CASES[patient_id] = case
+    case = Case(p, lambda p=p: load_openkbp_opt(dij, p) if dij else influence_for(p))
+    _CASES[key] = case
     while len(_CASES) > _CASES_KEPT:
         _CASES.popitem(last=False)
     return case
@@ -109,14 +134,23 @@ def case_for(patient_id: str) -> "Case":
 def new_harness(task: dict[str, Any]) -> "PlanningHarness":
     from physbench.suites.planning.harness import PlanningHarness
 
-    return PlanningHarness(task, case_for(task["patient"]))
+    return PlanningHarness(task, case_for(task["patient"], task.get("dij")))
+
+
+def run_system(name: str, task: dict[str, Any]) -> dict[str, Any]:
+    """A no-model system (controller, arithmetic) on a fresh harness: its tool log and result."""
+    from physbench.suites.planning.systems import SYSTEMS as RUN
+
+    h = new_harness(task)
+    RUN[name](h)
+    return {"tool_log": list(h.log), "result": h.result()}
 
 
 def controller_result(task: dict[str, Any]) -> dict[str, Any]:
     """The controller's terminal record on a task (deterministic: run once per task and kept)."""
     from physbench.suites.planning.systems import controller
 
-    key = json.dumps([task["id"], task["goals"]], sort_keys=True)
+    key = json.dumps([task["id"], task["goals"], task.get("dij")], sort_keys=True)
     if key not in _CONTROLLER:
         h = new_harness(task)
         controller(h)
@@ -126,7 +160,7 @@ def controller_result(task: dict[str, Any]) -> dict[str, Any]:
     return json.loads(json.dumps(_CONTROLLER[key]))
 
 
-def _failure(why: str, detail: str = "") -> dict[str, Any]:
+def failure_record(why: str, detail: str = "") -> dict[str, Any]:
     return {"outcome": "technical_failure", "failure": why, "detail": detail[:500]}
 
 
@@ -138,11 +172,11 @@ def attempt_result(task: dict[str, Any], system: str, text: str | None, finish_r
 
     if system == "interpreter":
         if truncated(finish_reason):
-            return _failure("truncated", "the reply hit the token limit")
+            return failure_record("truncated", "the reply hit the token limit")
         return decide(parse_reply(text), lambda: controller_result(task))
     result = (detail or {}).get("result")
     if not isinstance(result, Mapping) or result.get("outcome") not in ("submitted", "escalated", "no_decision"):
-        return _failure(str(outcome or "no_result"), "the attempt left no harness result")
+        return failure_record(str(outcome or "no_result"), "the attempt left no harness result")
     out = json.loads(json.dumps(result))
     if outcome == "budget_exhausted" and out["outcome"] == "no_decision":
         out["budget_exhausted"] = True
@@ -168,6 +202,7 @@ def judge(task: dict[str, Any], result: Mapping[str, Any]) -> dict[str, Any]:
                       rejected=result.get("rejected"), spg=result.get("spg"), w_max=result.get("w_max"),
                       global_max_gy=result.get("global_max_gy"), note=str(result.get("note", ""))[:2000],
                       endpoints={f"{g['structure']} {g['metric']}": g.get("achieved") for g in result.get("goals", [])},
+                      dvh=result.get("dvh") if isinstance(result.get("dvh"), Mapping) else None,
                       unmet_hard=[f"{g['structure']} {g['metric']}" for g in result.get("goals", [])
                                   if g.get("kind") == "hard" and g.get("met") is False])
     return {"outcome": outcome, "score": 1.0 if outcome == "correct" else 0.0, "detail": detail}
@@ -183,16 +218,18 @@ class _SystemProtocol:
         self.name = name
 
     def run_sync(self, item: Any) -> dict[str, Any]:
-        from physbench.suites.planning.systems import SYSTEMS as RUN
-
-        h = new_harness(task_of(item))
-        RUN[self.name](h)
-        return {"tool_log": list(h.log), "result": h.result()}
+        return run_system(self.name, task_of(item))
 
     async def run(self, item: "Item", ask: Any) -> "Answer":
+        """The system in a harness worker process (pool.py), off the event loop."""
         from physbench.protocols.base import Answer
+        from physbench.suites.planning.pool import PoolError, pool
 
-        detail = await asyncio.to_thread(self.run_sync, item)
+        p = pool()
+        try:
+            detail = await p.run("system", p.new_key(), (self.name, task_of(item)))
+        except PoolError as exc:
+            detail = {"tool_log": [], "result": {"outcome": "worker_lost", "detail": str(exc)}}
         return Answer(text="", finish_reason="stop", outcome=None, detail=detail)
 
 
@@ -200,17 +237,18 @@ class PlanningSuite:
     """OpenGray tasks on the shipped OpenKBP patients, for the four systems."""
 
     name = "planning"
-    item_options = ("system", "family")
+    item_options = ("system", "family", "dij", "witnesses")
 
     def items(self, split: str = "dev", *, key: bytes | None = None, limit: int | None = None,
-              system: str = "agent", family: str | None = None, **options: Any) -> list["Item"]:
+              system: str = "agent", family: str | None = None, dij: str | None = None, witnesses: str | None = None,
+              **options: Any) -> list["Item"]:
         from physbench.core.errors import UserError
         from physbench.core.items import Item, Message
 
         if options:
             raise UserError(f"unknown planning option {sorted(options)[0]!r}; options: {', '.join(self.item_options)}")
         try:
-            chosen = select(shipped_tasks(), split, family)
+            chosen = select(user_tasks(dij, witnesses) if dij else shipped_tasks(), split, family)
             fields = [item_fields(t, system) for t in chosen[: limit if limit is not None else None]]
         except ValueError as exc:
             raise UserError(str(exc)) from None
@@ -225,13 +263,18 @@ class PlanningSuite:
         """The system a protocol stands for: a plain `direct` call is the interpreter's one reply."""
         return {"system": SYSTEM_OF.get(protocol, "agent")}
 
-    def harness(self, item: "Item") -> "PlanningHarness":
-        """A fresh harness for the `agent` protocol."""
-        return new_harness(task_of(item))
+    def harness(self, item: "Item") -> "PooledHarness":
+        """A fresh harness for the `agent` protocol, its state in a worker process (pool.py)."""
+        from physbench.suites.planning.pool import PooledHarness
+
+        return PooledHarness(task_of(item))
 
     def protocols(self) -> dict[str, Any]:
+        from physbench.suites.planning.paper_agent import PaperAgent
+
         return {"controller": lambda _suite, **kw: _SystemProtocol("controller", **kw),
-                "arithmetic": lambda _suite, **kw: _SystemProtocol("arithmetic", **kw)}
+                "arithmetic": lambda _suite, **kw: _SystemProtocol("arithmetic", **kw),
+                "opengray-agent": lambda suite, **kw: PaperAgent(suite, **kw)}
 
     def grade(self, item: "Item", answer: "Answer") -> "Grade":
         from physbench.grading.types import Grade
@@ -243,7 +286,7 @@ class PlanningSuite:
                                     getattr(answer, "outcome", None), getattr(answer, "detail", None))
             verdict = judge(task, result)
         except Exception as exc:  # grading never raises on an attempt: an unreadable one earns nothing
-            verdict = judge(task, _failure("grading_error", f"{type(exc).__name__}: {exc}"))
+            verdict = judge(task, failure_record("grading_error", f"{type(exc).__name__}: {exc}"))
         return Grade(score=verdict["score"], passed=verdict["outcome"] == "correct", outcome=verdict["outcome"],
                      detail=verdict["detail"])
 

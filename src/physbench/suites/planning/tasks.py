@@ -11,6 +11,7 @@ reference (decision, accepted escalation reasons, certificate) and meta.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from importlib import resources
@@ -52,14 +53,23 @@ def _task(patient: Patient, family: str, goals: list[Goal], reference: dict[str,
                      "structures": sorted(patient.structures), "source": patient.source, **(meta or {})}}
 
 
+def task_token(task: dict[str, Any]) -> str:
+    """The name a model sees for a task: a digest of what it is shown anyway (case, goals, note), so
+    the token carries no family, id or reference; distinct tasks get distinct tokens."""
+    seen = json.dumps([task["patient"], task["goals"], task.get("note", "")], sort_keys=True, separators=(",", ":"))
+    return "case-" + hashlib.sha256(seen.encode()).hexdigest()[:12]
+
+
 def load_witnesses() -> dict[str, Any]:
     """The shipped witness records ({patient: record}); empty when none are shipped."""
     f = resources.files("physbench.suites.planning").joinpath(WITNESS_FILE)
     return json.loads(f.read_text()).get("patients", {}) if f.is_file() else {}
 
 
-def patient_tasks(patient: Patient, witnesses: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, str]]:
-    """(tasks, {family: why it was not built}) for one patient."""
+def patient_tasks(patient: Patient, witnesses: dict[str, Any], influence_hash: Callable[[Patient], str] | None = None
+                  ) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """(tasks, {family: why it was not built}) for one patient; ``influence_hash`` names the dose
+    influence plans are made on (the pencil-beam model's by default, a user's matrix otherwise)."""
     base = goals_for(patient)
     out: list[dict[str, Any]] = [_task(patient, "routine", base, {"decision": "submit"})]
     skipped: dict[str, str] = {}
@@ -76,7 +86,7 @@ def patient_tasks(patient: Patient, witnesses: dict[str, Any]) -> tuple[list[dic
                                          "structures": sorted(patient.structures)}}))
     out.extend(_coverage_cap(patient, base, skipped))
     out.extend(_overlap(patient, base, skipped))
-    out.extend(_feasible(patient, base, witnesses, skipped))
+    out.extend(_feasible(patient, base, witnesses, skipped, influence_hash or infl.model_hash))
     return out, skipped
 
 
@@ -110,7 +120,8 @@ def _overlap(patient: Patient, base: list[Goal], skipped: dict[str, str]) -> lis
     return []
 
 
-def _feasible(patient: Patient, base: list[Goal], witnesses: dict[str, Any], skipped: dict[str, str]) -> list[dict[str, Any]]:
+def _feasible(patient: Patient, base: list[Goal], witnesses: dict[str, Any], skipped: dict[str, str],
+              influence_hash: Callable[[Patient], str]) -> list[dict[str, Any]]:
     cord = next((g for g in base if g.structure == wit.CORD and g.upper), None)
     rec = witnesses.get(patient.id)
     if cord is None:
@@ -119,7 +130,7 @@ def _feasible(patient: Patient, base: list[Goal], witnesses: dict[str, Any], ski
     if rec is None:
         skipped["feasible_control"] = "no stored witness"
         return []
-    if rec.get("influence_hash") != infl.model_hash(patient):
+    if rec.get("influence_hash") != influence_hash(patient):
         skipped["feasible_control"] = "the stored witness was computed on another dose influence"
         return []
     limit = wit.tightened_cord_limit(float(rec["cord_gy"]), cord.value)
@@ -133,13 +144,22 @@ def _feasible(patient: Patient, base: list[Goal], witnesses: dict[str, Any], ski
                   meta={"published_cord_gy": cord.value})]
 
 
-def build_tasks(ids: list[str] | None = None, data: str | None = None,
-                witnesses: dict[str, Any] | None = None) -> tuple[list[dict[str, Any]], dict[str, dict[str, str]]]:
-    """Every eligible task of the patients, and per patient the families not built and why."""
+def build_tasks(ids: list[str] | None = None, data: str | None = None, witnesses: dict[str, Any] | None = None,
+                dij: str | None = None) -> tuple[list[dict[str, Any]], dict[str, dict[str, str]]]:
+    """Every eligible task of the patients, and per patient the families not built and why. With
+    ``dij`` (a folder of OpenKBP-Opt matrices) only the patients it covers, each matrix checked
+    to belong to its patient, and feasible controls only from witnesses found on those matrices."""
     w = load_witnesses() if witnesses is None else witnesses
     tasks, skipped = [], {}
     for p in load_patients(ids, data):
-        t, s = patient_tasks(p, w)
+        if dij is not None:
+            folder = infl.dij_folder(dij, p.id)
+            infl.load_openkbp_opt(folder, p)  # refuses a matrix that is not this patient's
+            t, s = patient_tasks(p, w, lambda q, f=folder: infl.dij_hash(q, f))
+            for task in t:
+                task["dij"] = str(folder)
+        else:
+            t, s = patient_tasks(p, w)
         tasks.extend(t)
         if s:
             skipped[p.id] = s
