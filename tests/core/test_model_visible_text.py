@@ -302,26 +302,14 @@ def test_clincalc_synthetic_cases_show_no_answer(tmp_path):
         _check(walk, items_of(walk, str(data)))
 
 
-# what the planning developer must still change (issue 33 item 4, branch planning): the agent's first
-# user message names the task by its id, `Task planning/<family>/<patient>`, and the family is the answer
-PLANNING_TASK_ID = pytest.mark.xfail(strict=True, reason="planning: the agent's first message carries the task id "
-                                     "planning/<family>/<patient>; give it an opaque token (issue 33 item 4)")
-
-
-@pytest.mark.parametrize("walk", [pytest.param(w, marks=PLANNING_TASK_ID) if w.protocol == "agent" else w
-                                  for w in _planning_walks()], ids=lambda w: w.name)
+@pytest.mark.parametrize("walk", _planning_walks(), ids=lambda w: w.name)
 def test_planning_messages_and_tool_specs_show_no_answer(walk: Walk):
     _check(walk, items_of(walk))
 
 
-PLANNING_TOOL_RESULTS = pytest.mark.xfail(strict=True, reason="planning: get_case_summary returns the task id "
-                                          "planning/<family>/<patient> (issue 33 item 4, the planning developer's)")
-
-
-@PLANNING_TOOL_RESULTS
 def test_planning_tool_results_show_no_answer():
     """The planning harness's tool results under an agent that calls every tool once (a few tasks:
-    each tool call runs the harness). The planning developer owns the harness; this walk is theirs to pass."""
+    each tool call runs the harness)."""
     walk = Walk("planning", "agent", options=(("system", "agent"),))
     items = items_of(walk)
     families = {}

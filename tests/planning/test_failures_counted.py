@@ -33,3 +33,12 @@ def test_provider_failures_count_as_technical_failures_in_s10_and_s8(cli, mock_s
     assert {a["failure"] for a in failures["attempts"]} == {"provider_error"}
     cell = out["families"][0]
     assert (cell["name"], cell["n"], cell["n_correct"]) == ("coverage_cap", 8, 5)
+
+
+def test_planning_declares_the_papers_no_retry_policy():
+    """OpenGray Table S16: no retries; a failed call is a technical failure (Table S8)."""
+    from physbench.runner.retry import declared_retries
+    from physbench.suites.planning.suite import SUITE
+
+    policy = declared_retries(SUITE)
+    assert policy is not None and policy.max_attempts == 1 and "S16" in policy.source

@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from physbench.grading.outcomes import truncated
+from physbench.runner.retry import DeclaredRetries
 
 if TYPE_CHECKING:
     from physbench.core.items import Item
@@ -238,6 +239,8 @@ class PlanningSuite:
 
     name = "planning"
     item_options = ("system", "family", "dij", "witnesses")
+    # OpenGray Table S16: no retries; a call that fails is a technical failure (Table S8), no credit
+    retry_policy = DeclaredRetries(max_attempts=1, source="OpenGray Table S16 (no retries; failures per Table S8)")
 
     def items(self, split: str = "dev", *, key: bytes | None = None, limit: int | None = None,
               system: str = "agent", family: str | None = None, dij: str | None = None, witnesses: str | None = None,
