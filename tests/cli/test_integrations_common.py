@@ -23,7 +23,7 @@ def test_one_prompt_one_reply_protocols_load(suite, options):
     ("clincalc", {"arm": "program"}, "program-solve"),
     ("clincalc", {"arm": "extract-solve-library"}, "extract-solve-library"),
     ("clincalc", {"arm": "blind-vote"}, "blind-vote"),
-    ("planning", {"system": "agent"}, "agent"),
+    ("planning", {"system": "agent"}, "opengray-agent"),
 ])
 def test_programs_tools_and_several_calls_are_refused_with_the_way_to_run_them(suite, options, protocol):
     with pytest.raises(ValueError) as info:

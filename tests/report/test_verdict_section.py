@@ -50,3 +50,15 @@ def test_long_specs_get_short_labels_with_the_whole_text_on_hover(report):
     page = render_html(report.sections, {}, report.doc["models"])
     assert 'title="constant:\\boxed{100 cGy} ```json {&#34;verdict&#34;: &#34;correct&#34;' in page
     assert CONSTANT not in render_document(report.sections)  # the long text is never a table cell
+
+
+def test_runs_that_share_no_items_are_said_to_be_not_compared():
+    """Pairs without shared items are not tested (report/generic.pairwise leaves them out): the verdict
+    says so instead of calling the models indistinguishable."""
+    from physbench.report.verdict import kind_sentence, model_sentences
+
+    row = {"kind": "calculation", "alpha": 0.05, "pairs": [],
+           "models": [{"model": "a", "n_correct": 3, "n": 4}, {"model": "b", "n_correct": 1, "n": 4}]}
+    assert "shares no items with b (not compared)" in kind_sentence(row)
+    assert "cannot be told apart" not in kind_sentence(row)
+    assert "no items in common with b 1/4 (not compared)" in model_sentences([row], "a")[0]

@@ -151,8 +151,10 @@ def register(app: typer.Typer) -> None:
                                                            "{type: enabled, budget_tokens: N}."),
         protocol: Optional[str] = typer.Option(None, "--protocol",
                                                help="How the model is asked: direct, two-step, checkpoints-self, "
-                                                    "checkpoints-oracle, program (program:vote=K, program:repair=N) "
-                                                    "or agent (default: the suite's or the arm's, else direct)."),
+                                                    "checkpoints-oracle, checkpoints-oracle-multiturn, program "
+                                                    "(program:vote=K, program:repair=N), agent, or a suite's own "
+                                                    "(planning: opengray-agent) (default: the suite's or the arm's, "
+                                                    "else direct)."),
         arm: Optional[str] = typer.Option(None, "--arm", help="A clincalc arm (its prompts and its protocol): note-only, "
                                                               "note-only-gold, page-without-formula, open-book-arithmetic, "
                                                               "extract-solve-library, gold-solve-library, "
@@ -160,7 +162,8 @@ def register(app: typer.Typer) -> None:
                                                               "program-solve-syntax, blind-program-solve, blind-vote, "
                                                               "blind-repair, blind-repair-vote, gold-first-program, "
                                                               "gold-first-arithmetic, extract-first-program, "
-                                                              "extract-first-arithmetic."),
+                                                              "extract-first-arithmetic, official-direct, "
+                                                              "official-zero-shot, official-one-shot."),
         data: Optional[str] = typer.Option(None, "--data", help="A suite's data file: for clincalc a MedCalc-Bench "
                                                                 "Verified CSV or parquet (your copy of the test split), "
                                                                 "one-shot (shipped) or hub."),

@@ -43,6 +43,13 @@ EXAMPLES: dict[str, str] = {
     "clincalc compute": "physbench clincalc compute 6 --entities \"{'weight': [68, 'kg'], 'height': [182, 'cm']}\"",
     "clincalc audit": "physbench clincalc audit --data one-shot",
     "clincalc synth": "physbench clincalc synth --out synth.csv",
+    "clincalc differential": "physbench clincalc differential --official calculator_implementations --edges",
+    "clincalc replay-from-official": "physbench clincalc replay-from-official outputs.jsonl --out replies.jsonl",
+    "research import": "physbench research import CritPt/data --out critpt-problems",
+    "research submission": "physbench research submission runs/critpt --out submission.json",
+    "research submit": "physbench research submit runs/critpt --api-key-env CRITPT_API_KEY",
+    "planning beam-data": "physbench planning beam-data --json",
+    "planning mcp": "physbench planning mcp TASK --record replies.jsonl",
 }
 
 # what an option's value is, where its upper-cased name would say less
@@ -53,6 +60,7 @@ METAVARS: dict[str, str] = {
     "data": "FILE", "library_subset": "FILE", "option": "NAME=VALUE", "out": "PATH", "port": "PORT",
     "params": "FILE", "config": "FILE", "reply": "TEXT", "label": "NAME", "draws": "N", "per_calculator": "N",
     "benchmark_version": "VERSION", "responses": "FILE", "entities": "TEXT", "doc": "FILE", "problems": "DIR",
+    "official": "DIR", "url": "URL", "record": "FILE",
 }
 
 

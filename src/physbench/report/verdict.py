@@ -61,9 +61,13 @@ def kind_sentence(row: Mapping[str, Any]) -> str:
     if len(models) == 1:
         return f"{row['kind']}: {scores} (one model: nothing to compare it with)."
     lead = models[0]
-    tied = [m for m in models[1:] if not apart(pair_of(row, lead["model"], m["model"]), alpha)]
-    beaten = [m for m in models[1:] if m not in tied]
+    unshared = [m for m in models[1:] if pair_of(row, lead["model"], m["model"]) is None]
+    tied = [m for m in models[1:] if m not in unshared and not apart(pair_of(row, lead["model"], m["model"]), alpha)]
+    beaten = [m for m in models[1:] if m not in tied and m not in unshared]
     parts = []
+    if unshared:
+        parts.append(f"{lead['model']} shares no items with " + ", ".join(m["model"] for m in unshared)
+                     + " (not compared)")
     if tied:
         parts.append(f"{lead['model']} cannot be told apart from " + ", ".join(
             f"{m['model']} ({_test(pair_of(row, lead['model'], m['model']))})" for m in tied))  # type: ignore[arg-type]
@@ -82,9 +86,12 @@ def model_sentences(rows: Sequence[Mapping[str, Any]], model: str) -> list[str]:
         if mine is None:
             continue
         others = [m for m in row["models"] if m["model"] != model]
-        tied = [m for m in others if not apart(pair_of(row, model, m["model"]), row["alpha"])]
-        separated = [m for m in others if m not in tied]
+        unshared = [m for m in others if pair_of(row, model, m["model"]) is None]
+        tied = [m for m in others if m not in unshared and not apart(pair_of(row, model, m["model"]), row["alpha"])]
+        separated = [m for m in others if m not in tied and m not in unshared]
         text = f"{row['kind']}: {mine['n_correct']}/{mine['n']}"
+        if unshared:
+            text += "; no items in common with " + ", ".join(_score(m) for m in unshared) + " (not compared)"
         if tied:
             text += "; cannot be told apart from " + ", ".join(
                 f"{_score(m)} ({_test(pair_of(row, model, m['model']))})" for m in tied)  # type: ignore[arg-type]
