@@ -38,7 +38,7 @@ EXAMPLES: dict[str, str] = {
     "research list": "physbench research list",
     "research show": "physbench research show PROBLEM",
     "research check": "physbench research check PROBLEM",
-    "research grade": "physbench research grade PROBLEM --step 1 --responses replies.jsonl",
+    "research grade": "physbench research grade problems/kepler_orbit.json --step checkpoint-1 --responses replies.jsonl",
     "clincalc calculators": "physbench clincalc calculators --json",
     "clincalc compute": "physbench clincalc compute 6 --entities \"{'weight': [68, 'kg'], 'height': [182, 'cm']}\"",
     "clincalc audit": "physbench clincalc audit --data one-shot",
