@@ -242,6 +242,14 @@ class PlanningSuite:
     # OpenGray Table S16: no retries; a call that fails is a technical failure (Table S8), no credit
     retry_policy = DeclaredRetries(max_attempts=1, source="OpenGray Table S16 (no retries; failures per Table S8)")
 
+    def default_sampling(self, protocol: str) -> dict[str, Any]:
+        """OpenGray Table S16 where the user gives no flag: output limits of 2,048 tokens for the
+        interpreter's reply and 8,192 per call of the full agent; provider seeds 0 and 1 (two runs)."""
+        base = protocol.split(":", 1)[0]  # a protocol name may carry options (`agent:max_calls=...`)
+        if base not in ("direct", "opengray-agent", "agent"):
+            return {}
+        return {"max_tokens": 2048 if base == "direct" else 8192, "seeds": (0, 1)}
+
     def items(self, split: str = "dev", *, key: bytes | None = None, limit: int | None = None,
               system: str = "agent", family: str | None = None, dij: str | None = None, witnesses: str | None = None,
               **options: Any) -> list["Item"]:
