@@ -6,8 +6,14 @@ with backtracking and the adaptive restart of O'Donoghue and Candes 2015):
     f(w) = sum_terms p/N sum_voxels (level - d)_+^2      min_dose
          + sum_terms p/N sum_voxels (d - level)_+^2      max_dose
          + sum_terms p (mean(d) - level)_+^2              mean_dose
+         + sum_terms p/N sum_voxels (d - level)^2        uniform_dose
+         + sum_terms p/N sum_{level < d <= D_v} (d - level)^2   dvh_max
          + lambda sum_neighbours (w_i - w_j)^2           fluence smoothness
-    over 0 <= w <= 15 (OpenKBP-Opt's beamlet bound).
+    over 0 <= w <= 15 (OpenKBP-Opt's beamlet bound). N counts a structure's voxels outside the
+    dose grid as well (dose zero). dvh_max asks that at most a fraction v of the volume exceed
+    level: D_v is the dose at that fraction (the (1 - v) quantile of the structure's doses), and
+    only voxels between level and D_v are pushed down (the dose-volume penalty of Wu and Mohan,
+    Med Phys 27:701, 2000; the anchor's fifth term).
 
 Fluence complexity is the sum of positive gradients (SPG) of OpenKBP-Opt's ``optimizer.py``:
 per beam, the largest over fluence-map rows of the sum of (w_c - w_{c+1})_+, a missing right
@@ -25,7 +31,7 @@ from scipy import sparse
 from physbench.suites.planning.influence import DoseInfluence
 from physbench.suites.planning.metrics import Case
 
-TERMS = ("min_dose", "max_dose", "mean_dose")
+TERMS = ("min_dose", "max_dose", "mean_dose", "uniform_dose", "dvh_max")
 PRIORITY_MAX = 1000.0
 W_MAX = 15.0  # OpenKBP-Opt constants_class: max_beam = 15
 
@@ -36,16 +42,48 @@ class Term:
     term: str
     level: float  # Gy
     priority: float
+    volume_fraction: float | None = None  # dvh_max only: the fraction of the volume allowed above level
 
     def __post_init__(self) -> None:
         if self.term not in TERMS:
             raise ValueError(f"term must be one of {', '.join(TERMS)}, not {self.term!r}")
+        vf = self.volume_fraction
+        if self.term == "dvh_max" and not (isinstance(vf, (int, float)) and 0 < vf < 1):
+            raise ValueError(f"a dvh_max term needs a volume_fraction between 0 and 1 (exclusive), not {vf!r}")
+        if self.term != "dvh_max" and vf is not None:
+            raise ValueError("volume_fraction belongs to dvh_max terms only")
         for name, v, hi in (("level", self.level, 1000.0), ("priority", self.priority, PRIORITY_MAX)):
             if not (isinstance(v, (int, float)) and np.isfinite(v) and 0 <= v <= hi):
                 raise ValueError(f"{name} must be a number in [0, {hi:g}], not {v!r}")
 
     def to_dict(self) -> dict:
-        return {"structure": self.structure, "term": self.term, "level": self.level, "priority": self.priority}
+        out = {"structure": self.structure, "term": self.term, "level": self.level, "priority": self.priority}
+        return out if self.volume_fraction is None else {**out, "volume_fraction": self.volume_fraction}
+
+
+def term_penalty(t: Term, ds: np.ndarray, n: int, outside: int, need_grad: bool = True
+                 ) -> tuple[float, np.ndarray | None]:
+    """One term's value and its gradient over the structure's in-grid doses ``ds`` (see the module
+    docstring); ``n`` counts every voxel of the structure, ``outside`` those with no dose row."""
+    p = t.priority
+    if t.term == "min_dose":
+        under = np.maximum(t.level - ds, 0.0)
+        return p / n * (float(under @ under) + outside * t.level**2), -2.0 * p / n * under if need_grad else None
+    if t.term == "max_dose":
+        over = np.maximum(ds - t.level, 0.0)
+        return p / n * float(over @ over), 2.0 * p / n * over if need_grad else None
+    if t.term == "mean_dose":
+        excess = max(0.0, float(ds.sum()) / n - t.level)
+        grad = np.full(ds.shape, 2.0 * p * excess / n) if need_grad and excess > 0 else None
+        return p * excess**2, grad
+    if t.term == "uniform_dose":
+        diff = ds - t.level
+        return p / n * (float(diff @ diff) + outside * t.level**2), 2.0 * p / n * diff if need_grad else None
+    assert t.volume_fraction is not None  # dvh_max
+    full = np.concatenate([ds, np.zeros(outside)]) if outside else ds
+    d_v = float(np.quantile(full, 1.0 - t.volume_fraction))
+    over = np.where((ds > t.level) & (ds <= d_v), ds - t.level, 0.0)
+    return p / n * float(over @ over), 2.0 * p / n * over if need_grad else None
 
 
 @dataclass(frozen=True)
@@ -137,22 +175,10 @@ class Problem:
         for t, loc, (_rows, n, outside) in zip(self.terms, self.local, self.term_rows):
             if t.priority == 0 or n == 0:
                 continue
-            ds = d[loc]
-            if t.term == "min_dose":
-                under = np.maximum(t.level - ds, 0.0)
-                f += t.priority / n * (float(under @ under) + outside * t.level**2)
-                if need_grad:
-                    g[loc] += -2.0 * t.priority / n * under
-            elif t.term == "max_dose":
-                over = np.maximum(ds - t.level, 0.0)
-                f += t.priority / n * float(over @ over)
-                if need_grad:
-                    g[loc] += 2.0 * t.priority / n * over
-            else:
-                excess = max(0.0, float(ds.sum()) / n - t.level)
-                f += t.priority * excess**2
-                if need_grad and excess > 0:
-                    g[loc] += 2.0 * t.priority * excess / n
+            part, grad = term_penalty(t, d[loc], n, outside, need_grad)
+            f += part
+            if g is not None and grad is not None:
+                g[loc] += grad
         return f, g
 
     def smooth(self, w: np.ndarray) -> tuple[float, np.ndarray]:
