@@ -134,6 +134,13 @@ def spg(inf: DoseInfluence, w: np.ndarray) -> float:
     return float(per_beam.sum())
 
 
+def _as_slice(loc: np.ndarray) -> np.ndarray | slice:
+    """A run of consecutive rows as a slice (External's rows, most often): a view, not a copy."""
+    if loc.size and int(loc[-1]) - int(loc[0]) == loc.size - 1:
+        return slice(int(loc[0]), int(loc[-1]) + 1)
+    return loc
+
+
 class Problem:
     """The assembled objective on one case: rows each term reads, the smoothness operator."""
 
@@ -154,7 +161,11 @@ class Problem:
         self.used = used
         self.P = inf.interp[used].tocsr()
         self.PT = self.P.T.tocsr()
-        self.local = [np.searchsorted(used, r) for r, _n, _o in self.term_rows]
+        # the adjoint over active rows only (`_active_adjoint`), for the plain pencil-beam model
+        self._sparse_adjoint = inf.beams is None and inf.scatter is None and self.P.has_sorted_indices \
+            and inf.nodes.has_sorted_indices
+        self.P64 = self.P.astype(np.float64) if self._sparse_adjoint else None  # scipy's upcast, made once
+        self.local = [_as_slice(np.searchsorted(used, r)) for r, _n, _o in self.term_rows]
         pairs = neighbour_pairs(inf)
         n = inf.n_beamlets
         if config.smoothness > 0 and pairs.size:
@@ -189,7 +200,23 @@ class Problem:
 
     def adjoint(self, g_rows: np.ndarray) -> np.ndarray:
         # the row sum in float64 (then float32): the shipped witnesses were found with this rounding
-        return np.asarray(self.inf.adjoint((self.PT @ g_rows).astype(np.float32)), dtype=np.float64)
+        if not self._sparse_adjoint:
+            return np.asarray(self.inf.adjoint((self.PT @ g_rows).astype(np.float32)), dtype=np.float64)
+        return np.asarray(self._active_adjoint(g_rows), dtype=np.float64)
+
+    def _active_adjoint(self, g_rows: np.ndarray) -> np.ndarray:
+        """``inf.adjoint((PT @ g).astype(float32))`` over the rows and nodes with a nonzero value only.
+
+        Most voxels meet their terms, so the gradient is zero on most rows and most nodes. Each sum
+        runs over the same nonzero terms in the same order as the full products (CSR rows sorted by
+        column; a transposed slice adds column by column), so the result is bit for bit the same:
+        the skipped terms are exact zeros, which leave a floating-point sum unchanged."""
+        rows = np.flatnonzero(g_rows)
+        if rows.size * 4 > g_rows.size:  # dense enough: the full products cost no more
+            return self.inf.adjoint((self.PT @ g_rows).astype(np.float32))
+        node_g = np.asarray(self.P64[rows].T @ g_rows[rows]).astype(np.float32)
+        nodes = np.flatnonzero(node_g)
+        return np.asarray(self.inf.nodes[nodes].T @ node_g[nodes])
 
 
 def solve(case: Case, terms: list[Term], w0: np.ndarray | None = None, config: SolverConfig | None = None) -> SolveResult:
