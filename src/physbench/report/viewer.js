@@ -199,7 +199,10 @@ function chartBlock(title, c) {  // line series {name, x, y} on shared axes, dra
   // once laid out, drawn again at its panel's width, so that the text keeps its size (issue 34 item 4)
   requestAnimationFrame(() => {
     const w = Math.min(720, Math.max(240, Math.floor(box.clientWidth)));
-    if (box.isConnected && Math.abs(w - 420) > 8) { const again = drawChart(title, c, series, w); box.replaceChild(again, svg); svg = again; }
+    if (!box.isConnected || Math.abs(w - 420) <= 8) return;
+    const again = drawChart(title, c, series, w);
+    box.replaceChild(again, svg);
+    svg = again;
   });
   const legend = el("p", null, "hint");
   series.forEach((s, i) => {
@@ -252,7 +255,8 @@ function niceTicks(lo, hi, n) {  // about n round values (1, 2 or 5 times a powe
   const raw = ((hi - lo) || 1) / n, p = Math.pow(10, Math.floor(Math.log10(raw)));
   const step = [1, 2, 5, 10].map(m => m * p).find(s => s >= raw);
   const out = [];
-  for (let k = Math.ceil(lo / step); k * step <= hi + step * 1e-9 && out.length < 50; k++) out.push(+(k * step).toPrecision(12));
+  for (let k = Math.ceil(lo / step); k * step <= hi + step * 1e-9 && out.length < 50; k++)
+    out.push(+(k * step).toPrecision(12));
   return out;
 }
 

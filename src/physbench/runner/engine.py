@@ -45,7 +45,8 @@ class Engine:
         self._sampling = {k: v for k, v in self.sampling.items() if v is not None}
         self._attempt_aware = bool(getattr(self.model, "attempt_aware", False))
         self._turn_aware = bool(getattr(self.model, "turn_aware", False))
-        self._same_params = self.seed is None and self.seeds is None and not self._attempt_aware and not self._turn_aware
+        self._same_params = (self.seed is None and self.seeds is None and not self._attempt_aware
+                             and not self._turn_aware)
         self._one_call = getattr(self.protocol, "one_call", False) is True  # see protocols/base.py
         # a one-call attempt's reply may be read in the grading process, off the event loop
         self._fetching = (self._one_call and callable(getattr(self.model, "fetch", None))
