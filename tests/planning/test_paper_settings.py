@@ -15,7 +15,7 @@ ESCALATE = json.dumps({"action": "escalate", "reason": "missing_structure", "exp
 
 def _eval(cli, server, run_dir, system, *extra):
     return cli("eval", "planning", "--option", f"system={system}", "--option", "family=missing_structure",
-               "--split", "dev", "--limit", "1", "--model", "openai/mock", "--base-url", server.base_url,
+               "--split", "reserved", "--limit", "1", "--model", "openai/mock", "--base-url", server.base_url,
                "--run-dir", str(run_dir), "--quiet", *extra)
 
 
@@ -32,7 +32,8 @@ def test_the_interpreter_runs_twice_with_seeds_0_and_1_and_2048_tokens(cli, tmp_
     assert {b["max_tokens"] for b in bodies} == {2048}
     with open_run(tmp_path / "run") as reader:
         m = reader.manifest
-    assert m.repeats == 2 and m.sampling["max_tokens"] == 2048 and m.sampling["seeds"] == [0, 1]
+    assert m.split == "reserved" and m.repeats == 2 and m.sampling["max_tokens"] == 2048
+    assert m.sampling["seeds"] == [0, 1]
     assert m.sampling["suite_defaults"] == ["max_tokens", "seeds"] and m.sampling["seed"] is None
 
 
