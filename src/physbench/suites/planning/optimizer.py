@@ -66,12 +66,13 @@ def term_penalty(t: Term, ds: np.ndarray, n: int, outside: int, need_grad: bool 
     """One term's value and its gradient over the structure's in-grid doses ``ds`` (see the module
     docstring); ``n`` counts every voxel of the structure, ``outside`` those with no dose row."""
     p = t.priority
-    if t.term == "min_dose":
-        under = np.maximum(t.level - ds, 0.0)
-        return p / n * (float(under @ under) + outside * t.level**2), -2.0 * p / n * under if need_grad else None
-    if t.term == "max_dose":
-        over = np.maximum(ds - t.level, 0.0)
-        return p / n * float(over @ over), 2.0 * p / n * over if need_grad else None
+    if t.term in ("min_dose", "max_dose"):  # one array, clipped and scaled in place (the same numbers)
+        gap = t.level - ds if t.term == "min_dose" else ds - t.level
+        np.maximum(gap, 0.0, out=gap)
+        f = p / n * (float(gap @ gap) + (outside * t.level**2 if t.term == "min_dose" else 0.0))
+        if need_grad:
+            gap *= -2.0 * p / n if t.term == "min_dose" else 2.0 * p / n
+        return f, gap if need_grad else None
     if t.term == "mean_dose":
         excess = max(0.0, float(ds.sum()) / n - t.level)
         grad = np.full(ds.shape, 2.0 * p * excess / n) if need_grad and excess > 0 else None
