@@ -21,7 +21,8 @@ def test_an_agent_that_escalates_a_missing_structure_is_graded_through_eval(cli,
     replay.write_text(json.dumps({"id": item, "responses": replies}) + "\n")
     run = tmp_path / "run"
     r = cli("eval", "planning", "--option", "system=agent", "--option", "family=missing_structure", "--limit", "1",
-            "--protocol", "agent", "--model", f"replay:{replay}", "--run-dir", str(run), "--quiet", "--json")
+            "--repeats", "1", "--protocol", "agent", "--model", f"replay:{replay}", "--run-dir", str(run), "--quiet",
+            "--json")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["n_done"] == 1
     with sqlite3.connect(run / "store.sqlite") as conn:

@@ -19,7 +19,7 @@ def test_provider_failures_count_as_technical_failures_in_s10_and_s8(cli, mock_s
     run = tmp_path / "run"
     r = cli("eval", "planning", "--split", "dev", "--option", "system=interpreter", "--option", "family=coverage_cap",
             "--model", "openai/mock-interpreter", "--base-url", server.base_url, "--run-dir", str(run),
-            "--max-attempts", "1", "--quiet", "--json")
+            "--max-attempts", "1", "--repeats", "1", "--quiet", "--json")
     assert r.returncode in (0, 1), r.stderr
     data = read_run(run)
     assert len({r.item.id for r in [*data.results, *data.failures]}) == 8

@@ -47,7 +47,7 @@ def test_an_interpreter_run_counts_a_malformed_reply_as_a_technical_failure_in_t
     replay.write_text("".join(json.dumps({"id": t["id"], "response": text}) + "\n" for t, text in zip(tasks, replies)))
     run = tmp_path / "interp"
     r = cli("eval", "planning", "--system", "interpreter", "--option", "family=coverage_cap", "--limit", "3",
-            "--model", f"replay:{replay}", "--run-dir", str(run), "--quiet", "--json")
+            "--repeats", "1", "--model", f"replay:{replay}", "--run-dir", str(run), "--quiet", "--json")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["protocol"] == "direct"
     doc, md = _report(cli, tmp_path, run)

@@ -194,28 +194,16 @@ function chartBlock(title, c) {  // line series {name, x, y} on shared axes, dra
   box.appendChild(el("h3", title));
   const series = (c.series || []).filter(s => s.x && s.y && s.x.length && s.x.length === s.y.length);
   if (!series.length) { box.appendChild(el("p", "no data", "hint")); return box; }
-  const W = 420, H = 240, L = 44, B = 34, T = 8, R = 8;
-  const xs = series.flatMap(s => s.x), ys = series.flatMap(s => s.y);
-  const x0 = Math.min(...xs), x1 = Math.max(...xs) || 1, y0 = Math.min(0, ...ys), y1 = Math.max(...ys) || 1;
-  const px = x => L + (W - L - R) * (x - x0) / ((x1 - x0) || 1);
-  const py = y => H - B - (H - B - T) * (y - y0) / ((y1 - y0) || 1);
-  const svg = svgEl("svg", {viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img", "aria-label": title});
-  svg.appendChild(svgEl("line", {x1: L, y1: H - B, x2: W - R, y2: H - B, stroke: "#555"}));
-  svg.appendChild(svgEl("line", {x1: L, y1: T, x2: L, y2: H - B, stroke: "#555"}));
-  for (const [v, anchor] of [[x0, "start"], [x1, "end"]])
-    svg.appendChild(svgEl("text", {x: px(v), y: H - B + 14, "font-size": 10, "text-anchor": anchor}, fmt(v)));
-  for (const v of [y0, y1])
-    svg.appendChild(svgEl("text", {x: L - 4, y: py(v) + 4, "font-size": 10, "text-anchor": "end"}, fmt(v)));
-  svg.appendChild(svgEl("text", {x: (L + W - R) / 2, y: H - 4, "font-size": 11, "text-anchor": "middle"}, c.x_label || ""));
-  svg.appendChild(svgEl("text", {x: 10, y: (T + H - B) / 2, "font-size": 11, "text-anchor": "middle",
-                                 transform: `rotate(-90 10 ${(T + H - B) / 2})`}, c.y_label || ""));
-  series.forEach((s, i) => {
-    const pts = s.x.map((x, j) => `${px(x).toFixed(1)},${py(s.y[j]).toFixed(1)}`).join(" ");
-    const line = svgEl("polyline", {points: pts, fill: "none", stroke: PALETTE[i % PALETTE.length], "stroke-width": 1.5});
-    line.appendChild(svgEl("title", {}, s.name));
-    svg.appendChild(line);
-  });
+  let svg = drawChart(title, c, series, 420);
   box.appendChild(svg);
+  // once laid out, drawn again at its panel's width, so that the text keeps its size (issue 34 item 4)
+  requestAnimationFrame(() => {
+    const w = Math.min(720, Math.max(240, Math.floor(box.clientWidth)));
+    if (!box.isConnected || Math.abs(w - 420) <= 8) return;
+    const again = drawChart(title, c, series, w);
+    box.replaceChild(again, svg);
+    svg = again;
+  });
   const legend = el("p", null, "hint");
   series.forEach((s, i) => {
     const key = el("span", "\u25A0 " + s.name + "  ");
@@ -226,7 +214,51 @@ function chartBlock(title, c) {  // line series {name, x, y} on shared axes, dra
   return box;
 }
 
+function drawChart(title, c, series, W) {  // the chart's SVG, W units wide
+  const H = 240, L = 44, B = 34, T = 8, R = 10;
+  const xs = series.flatMap(s => s.x), ys = series.flatMap(s => s.y);
+  const x0 = Math.min(...xs), x1 = Math.max(...xs) || 1, y0 = Math.min(0, ...ys), y1 = Math.max(...ys) || 1;
+  const px = x => L + (W - L - R) * (x - x0) / ((x1 - x0) || 1);
+  const py = y => H - B - (H - B - T) * (y - y0) / ((y1 - y0) || 1);
+  const svg = svgEl("svg", {viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img", "aria-label": title});
+  svg.style.maxWidth = "100%";  // shrinks with its panel, never clipped (set through the CSSOM: the page's CSP
+  svg.style.height = "auto";    // refuses style attributes)
+  // --- axis ticks: round values with a faint grid line each, about one per 55 units of width ---
+  for (const v of niceTicks(x0, x1, Math.max(3, Math.round((W - L - R) / 55)))) {
+    svg.appendChild(svgEl("line", {x1: px(v), y1: T, x2: px(v), y2: H - B + 4, stroke: "#ddd", class: "tick-x"}));
+    svg.appendChild(svgEl("text", {x: px(v), y: H - B + 15, "font-size": 10, "text-anchor": "middle", class: "tick-x"},
+                          fmt(v)));
+  }
+  for (const v of niceTicks(y0, y1, 5)) {
+    svg.appendChild(svgEl("line", {x1: L - 4, y1: py(v), x2: W - R, y2: py(v), stroke: "#ddd", class: "tick-y"}));
+    svg.appendChild(svgEl("text", {x: L - 6, y: py(v) + 3.5, "font-size": 10, "text-anchor": "end", class: "tick-y"},
+                          fmt(v)));
+  }
+  // --- end of axis ticks ---
+  svg.appendChild(svgEl("line", {x1: L, y1: H - B, x2: W - R, y2: H - B, stroke: "#555"}));
+  svg.appendChild(svgEl("line", {x1: L, y1: T, x2: L, y2: H - B, stroke: "#555"}));
+  svg.appendChild(svgEl("text", {x: (L + W - R) / 2, y: H - 4, "font-size": 11, "text-anchor": "middle"}, c.x_label || ""));
+  svg.appendChild(svgEl("text", {x: 10, y: (T + H - B) / 2, "font-size": 11, "text-anchor": "middle",
+                                 transform: `rotate(-90 10 ${(T + H - B) / 2})`}, c.y_label || ""));
+  series.forEach((s, i) => {
+    const pts = s.x.map((x, j) => `${px(x).toFixed(1)},${py(s.y[j]).toFixed(1)}`).join(" ");
+    const line = svgEl("polyline", {points: pts, fill: "none", stroke: PALETTE[i % PALETTE.length], "stroke-width": 1.5});
+    line.appendChild(svgEl("title", {}, s.name));
+    svg.appendChild(line);
+  });
+  return svg;
+}
+
 function fmt(v) { return Number.isInteger(v) ? String(v) : v.toPrecision(3); }
+
+function niceTicks(lo, hi, n) {  // about n round values (1, 2 or 5 times a power of ten) within [lo, hi]
+  const raw = ((hi - lo) || 1) / n, p = Math.pow(10, Math.floor(Math.log10(raw)));
+  const step = [1, 2, 5, 10].map(m => m * p).find(s => s >= raw);
+  const out = [];
+  for (let k = Math.ceil(lo / step); k * step <= hi + step * 1e-9 && out.length < 50; k++)
+    out.push(+(k * step).toPrecision(12));
+  return out;
+}
 
 // The Markdown of prompts and replies, built as elements (never as HTML) in time linear in the
 // text: every line is consumed by exactly one block, and each test on a line is a prefix check, a

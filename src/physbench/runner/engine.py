@@ -39,12 +39,14 @@ class Engine:
     sampling: dict[str, Any]
     policy: RetryPolicy = RetryPolicy()
     seed: int | None = None
+    seeds: tuple[int, ...] | None = None  # a suite's declared seed per repeat, sent as given (no --seed)
 
     def __post_init__(self) -> None:
         self._sampling = {k: v for k, v in self.sampling.items() if v is not None}
         self._attempt_aware = bool(getattr(self.model, "attempt_aware", False))
         self._turn_aware = bool(getattr(self.model, "turn_aware", False))
-        self._same_params = self.seed is None and not self._attempt_aware and not self._turn_aware
+        self._same_params = (self.seed is None and self.seeds is None and not self._attempt_aware
+                             and not self._turn_aware)
         self._one_call = getattr(self.protocol, "one_call", False) is True  # see protocols/base.py
         # a one-call attempt's reply may be read in the grading process, off the event loop
         self._fetching = (self._one_call and callable(getattr(self.model, "fetch", None))
@@ -59,6 +61,8 @@ class Engine:
         params = dict(self._sampling)
         if self.seed is not None:
             params["seed"] = attempt_seed(self.seed, item.id, repeat)
+        elif self.seeds is not None:
+            params["seed"] = self.seeds[repeat]
         if self._attempt_aware:
             params["repeat"] = repeat
         if self._turn_aware:

@@ -64,6 +64,8 @@ class EvalConfig:
     reasoning_effort: str | None = None  # --reasoning-effort: sent as `reasoning_effort` (see REASONING_EFFORTS)
     thinking_budget: int | None = None  # --thinking-budget: the most thinking tokens per call
     label: str | None = None  # the run's name in reports and the viewer (`--label`); default: from the model spec
+    seeds: tuple[int, ...] | None = None  # set by `suite_sampling`, not a flag: repeat r sends seeds[r]
+    suite_defaults: tuple[str, ...] = ()  # the sampling keys that came from the suite's `default_sampling`
 
     def __repr__(self) -> str:  # keep the key out of any traceback or log
         return f"EvalConfig(suite={self.suite!r}, split={self.split!r}, model={self.model!r})"
@@ -279,6 +281,29 @@ def settle_sampling(protocol: Any, c: EvalConfig) -> dict[str, Any] | None:
     return dict(settle(user))
 
 
+def suite_sampling(c: EvalConfig, suite: Any) -> EvalConfig:
+    """The suite's declared sampling where the user gave none (`default_sampling`: a dict, or a
+    function of the protocol's name): `max_tokens`, `temperature`, and `seeds` (repeat r sends
+    seeds[r]; the repeats default to their number, with --seed too). The user's flags win."""
+    declared = getattr(suite, "default_sampling", None)
+    d = dict((declared(str(c.protocol)) if callable(declared) else declared) or {})
+    used = {k: d[k] for k in ("temperature", "max_tokens") if d.get(k) is not None and getattr(c, k) is None}
+    declared_seeds = tuple(int(s) for s in d.get("seeds") or ())
+    seeds = declared_seeds if c.seed is None else ()
+    if not used and not declared_seeds:
+        return c
+    repeats = c.repeats if c.repeats is not None or not declared_seeds else len(declared_seeds)
+    return replace(c, **used, seeds=seeds or None, repeats=repeats,
+                   suite_defaults=tuple(sorted(used)) + (("seeds",) if seeds else ()))
+
+
+def repeat_seeds(c: EvalConfig) -> list[int] | None:
+    """The seed each repeat sends under the suite's seeds; repeats beyond them count on upward."""
+    if not c.seeds or c.repeats is None:
+        return None
+    return [c.seeds[r] if r < len(c.seeds) else c.seeds[-1] + r - len(c.seeds) + 1 for r in range(c.repeats)]
+
+
 def resolve(c: EvalConfig, suite: Any) -> tuple[EvalConfig, Any]:
     """The config with protocol, model and repeats filled in from the suite's defaults, and the protocol."""
     if c.protocol is None:
@@ -287,6 +312,8 @@ def resolve(c: EvalConfig, suite: Any) -> tuple[EvalConfig, Any]:
     protocol = get_protocol(str(c.protocol), suite)
     if c.model is None:
         c = replace(c, model="local" if calls_model(protocol) else "none")
+    if calls_model(protocol):
+        c = suite_sampling(c, suite)
     if c.repeats is None:
         c = replace(c, repeats=int(getattr(suite, "default_repeats", 1)))
     if c.max_attempts is None:  # the suite's paper's retry policy, where it declares one
@@ -358,6 +385,8 @@ def _run(c: EvalConfig, suite: Any, protocol: Any, items: list[Any], by_id: dict
     calls = settle_sampling(protocol, c)
     if calls is not None:
         sampling["calls"] = calls  # what each kind of the protocol's calls sends, the user's flags applied
+    if c.suite_defaults:  # what came from the suite's declared defaults, and the seed of each repeat
+        sampling.update(suite_defaults=list(c.suite_defaults), **({"seeds": repeat_seeds(c)} if c.seeds else {}))
     manifest = Manifest(
         suite=c.suite, split=c.split, protocol=c.protocol, model_spec=c.model, sampling=sampling,
         repeats=c.repeats, n_items=len(items), item_set_hash=item_set_hash((i.id, i.params_hash) for i in items),
@@ -404,7 +433,8 @@ def _run(c: EvalConfig, suite: Any, protocol: Any, items: list[Any], by_id: dict
         engine = Engine(model=model, protocol=protocol, sink=sink,
                         sampling={"temperature": c.temperature, "max_tokens": c.max_tokens, **reasoning_sampling(c)},
                         policy=RetryPolicy(max_attempts=c.max_attempts, base_delay_s=c.retry_delay_s,
-                                           max_retry_after_s=c.max_retry_after_s), seed=c.seed)
+                                           max_retry_after_s=c.max_retry_after_s), seed=c.seed,
+                        seeds=tuple(repeat_seeds(c) or ()) or None)
         try:
             workers = getattr(model, "total_concurrency", None) or c.concurrency  # --concurrency per endpoint
             asyncio.run(_drive(engine, work, workers, tally, progress, stopper, watch))

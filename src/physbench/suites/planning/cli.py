@@ -167,7 +167,7 @@ def plan(patient: str = typer.Argument(..., help="Patient id, e.g. pt_241."),
 
 @planning_app.command("run")
 def run(system: str = typer.Option(..., "--system", help="controller or arithmetic (the systems that need no model)."),
-        split: str = typer.Option("all", "--split", help="dev, test or all."),
+        split: str = typer.Option("all", "--split", help="dev, test, reserved or all."),
         family: Optional[str] = typer.Option(None, "--family", help="Only this task family."),
         limit: Optional[int] = typer.Option(None, "--limit", min=1, help="At most this many tasks."),
         n_boot: int = typer.Option(10_000, "--n-boot", min=1, max=200_000, help="Patient-bootstrap draws."),

@@ -25,6 +25,7 @@ from scipy.spatial import cKDTree
 from physbench.suites.planning import geometry as geo
 from physbench.suites.planning.goals import Goal, evaluate, rejection, rules_text
 from physbench.suites.planning.metrics import Case, dvh, parse_metric
+from physbench.suites.planning.plan_quality import plan_metric
 from physbench.suites.planning.optimizer import SolverConfig, Term, solve, spg
 from physbench.suites.planning.tasks import task_token
 from physbench.suites.planning.tools import TERM_TYPES, TOOL_NAMES, TOOL_SPECS, ToolArgumentError, parse_arguments
@@ -141,7 +142,12 @@ class PlanningHarness:
             if not self.case.patient.has(t["structure"]):
                 problems.append(f"term {i}: structure {t['structure']!r} is not in the case")
                 continue
-            terms.append(Term(t["structure"], t["term"], float(t["level"]), float(t["priority"])))
+            try:
+                vf = t.get("volume_fraction")
+                terms.append(Term(t["structure"], t["term"], float(t["level"]), float(t["priority"]),
+                                  None if vf is None else float(vf)))
+            except ValueError as exc:
+                problems.append(f"term {i}: {exc}")
         self._n_obj += 1
         oid = f"obj_{self._n_obj}"
         if not problems:
@@ -169,11 +175,12 @@ class PlanningHarness:
         values = []
         for q in metrics:
             try:
-                v: float | None = round(self.case.metric(plan.dose, q["structure"], q["metric"]), 4)
+                got, unit = plan_metric(self.case, plan.dose, q["structure"], q["metric"])
+                v: float | None = round(got, 4)
                 err = None
             except (KeyError, ValueError) as exc:
-                v, err = None, str(exc).strip("'\"")
-            values.append({"structure": q["structure"], "metric": q["metric"], "value": v, "unit": "Gy",
+                v, unit, err = None, None, str(exc).strip("'\"")
+            values.append({"structure": q["structure"], "metric": q["metric"], "value": v, "unit": unit,
                            **({"error": err} if err else {})})
         return {"plan_id": plan_id, "values": values}
 

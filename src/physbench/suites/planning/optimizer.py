@@ -6,8 +6,14 @@ with backtracking and the adaptive restart of O'Donoghue and Candes 2015):
     f(w) = sum_terms p/N sum_voxels (level - d)_+^2      min_dose
          + sum_terms p/N sum_voxels (d - level)_+^2      max_dose
          + sum_terms p (mean(d) - level)_+^2              mean_dose
+         + sum_terms p/N sum_voxels (d - level)^2        uniform_dose
+         + sum_terms p/N sum_{level < d <= D_v} (d - level)^2   dvh_max
          + lambda sum_neighbours (w_i - w_j)^2           fluence smoothness
-    over 0 <= w <= 15 (OpenKBP-Opt's beamlet bound).
+    over 0 <= w <= 15 (OpenKBP-Opt's beamlet bound). N counts a structure's voxels outside the
+    dose grid as well (dose zero). dvh_max asks that at most a fraction v of the volume exceed
+    level: D_v is the dose at that fraction (the (1 - v) quantile of the structure's doses), and
+    only voxels between level and D_v are pushed down (the dose-volume penalty of Wu and Mohan,
+    Med Phys 27:701, 2000; the anchor's fifth term).
 
 Fluence complexity is the sum of positive gradients (SPG) of OpenKBP-Opt's ``optimizer.py``:
 per beam, the largest over fluence-map rows of the sum of (w_c - w_{c+1})_+, a missing right
@@ -25,7 +31,7 @@ from scipy import sparse
 from physbench.suites.planning.influence import DoseInfluence
 from physbench.suites.planning.metrics import Case
 
-TERMS = ("min_dose", "max_dose", "mean_dose")
+TERMS = ("min_dose", "max_dose", "mean_dose", "uniform_dose", "dvh_max")
 PRIORITY_MAX = 1000.0
 W_MAX = 15.0  # OpenKBP-Opt constants_class: max_beam = 15
 
@@ -36,16 +42,49 @@ class Term:
     term: str
     level: float  # Gy
     priority: float
+    volume_fraction: float | None = None  # dvh_max only: the fraction of the volume allowed above level
 
     def __post_init__(self) -> None:
         if self.term not in TERMS:
             raise ValueError(f"term must be one of {', '.join(TERMS)}, not {self.term!r}")
+        vf = self.volume_fraction
+        if self.term == "dvh_max" and not (isinstance(vf, (int, float)) and 0 < vf < 1):
+            raise ValueError(f"a dvh_max term needs a volume_fraction between 0 and 1 (exclusive), not {vf!r}")
+        if self.term != "dvh_max" and vf is not None:
+            raise ValueError("volume_fraction belongs to dvh_max terms only")
         for name, v, hi in (("level", self.level, 1000.0), ("priority", self.priority, PRIORITY_MAX)):
             if not (isinstance(v, (int, float)) and np.isfinite(v) and 0 <= v <= hi):
                 raise ValueError(f"{name} must be a number in [0, {hi:g}], not {v!r}")
 
     def to_dict(self) -> dict:
-        return {"structure": self.structure, "term": self.term, "level": self.level, "priority": self.priority}
+        out = {"structure": self.structure, "term": self.term, "level": self.level, "priority": self.priority}
+        return out if self.volume_fraction is None else {**out, "volume_fraction": self.volume_fraction}
+
+
+def term_penalty(t: Term, ds: np.ndarray, n: int, outside: int, need_grad: bool = True
+                 ) -> tuple[float, np.ndarray | None]:
+    """One term's value and its gradient over the structure's in-grid doses ``ds`` (see the module
+    docstring); ``n`` counts every voxel of the structure, ``outside`` those with no dose row."""
+    p = t.priority
+    if t.term in ("min_dose", "max_dose"):  # one array, clipped and scaled in place (the same numbers)
+        gap = t.level - ds if t.term == "min_dose" else ds - t.level
+        np.maximum(gap, 0.0, out=gap)
+        f = p / n * (float(gap @ gap) + (outside * t.level**2 if t.term == "min_dose" else 0.0))
+        if need_grad:
+            gap *= -2.0 * p / n if t.term == "min_dose" else 2.0 * p / n
+        return f, gap if need_grad else None
+    if t.term == "mean_dose":
+        excess = max(0.0, float(ds.sum()) / n - t.level)
+        grad = np.full(ds.shape, 2.0 * p * excess / n) if need_grad and excess > 0 else None
+        return p * excess**2, grad
+    if t.term == "uniform_dose":
+        diff = ds - t.level
+        return p / n * (float(diff @ diff) + outside * t.level**2), 2.0 * p / n * diff if need_grad else None
+    assert t.volume_fraction is not None  # dvh_max
+    full = np.concatenate([ds, np.zeros(outside)]) if outside else ds
+    d_v = float(np.quantile(full, 1.0 - t.volume_fraction))
+    over = np.where((ds > t.level) & (ds <= d_v), ds - t.level, 0.0)
+    return p / n * float(over @ over), 2.0 * p / n * over if need_grad else None
 
 
 @dataclass(frozen=True)
@@ -96,6 +135,13 @@ def spg(inf: DoseInfluence, w: np.ndarray) -> float:
     return float(per_beam.sum())
 
 
+def _as_slice(loc: np.ndarray) -> np.ndarray | slice:
+    """A run of consecutive rows as a slice (External's rows, most often): a view, not a copy."""
+    if loc.size and int(loc[-1]) - int(loc[0]) == loc.size - 1:
+        return slice(int(loc[0]), int(loc[-1]) + 1)
+    return loc
+
+
 class Problem:
     """The assembled objective on one case: rows each term reads, the smoothness operator."""
 
@@ -116,7 +162,11 @@ class Problem:
         self.used = used
         self.P = inf.interp[used].tocsr()
         self.PT = self.P.T.tocsr()
-        self.local = [np.searchsorted(used, r) for r, _n, _o in self.term_rows]
+        # the adjoint over active rows only (`_active_adjoint`), for the plain pencil-beam model
+        self._sparse_adjoint = inf.beams is None and inf.scatter is None and self.P.has_sorted_indices \
+            and inf.nodes.has_sorted_indices
+        self.P64 = self.P.astype(np.float64) if self._sparse_adjoint else None  # scipy's upcast, made once
+        self.local = [_as_slice(np.searchsorted(used, r)) for r, _n, _o in self.term_rows]
         pairs = neighbour_pairs(inf)
         n = inf.n_beamlets
         if config.smoothness > 0 and pairs.size:
@@ -137,22 +187,10 @@ class Problem:
         for t, loc, (_rows, n, outside) in zip(self.terms, self.local, self.term_rows):
             if t.priority == 0 or n == 0:
                 continue
-            ds = d[loc]
-            if t.term == "min_dose":
-                under = np.maximum(t.level - ds, 0.0)
-                f += t.priority / n * (float(under @ under) + outside * t.level**2)
-                if need_grad:
-                    g[loc] += -2.0 * t.priority / n * under
-            elif t.term == "max_dose":
-                over = np.maximum(ds - t.level, 0.0)
-                f += t.priority / n * float(over @ over)
-                if need_grad:
-                    g[loc] += 2.0 * t.priority / n * over
-            else:
-                excess = max(0.0, float(ds.sum()) / n - t.level)
-                f += t.priority * excess**2
-                if need_grad and excess > 0:
-                    g[loc] += 2.0 * t.priority * excess / n
+            part, grad = term_penalty(t, d[loc], n, outside, need_grad)
+            f += part
+            if g is not None and grad is not None:
+                g[loc] += grad
         return f, g
 
     def smooth(self, w: np.ndarray) -> tuple[float, np.ndarray]:
@@ -163,7 +201,23 @@ class Problem:
 
     def adjoint(self, g_rows: np.ndarray) -> np.ndarray:
         # the row sum in float64 (then float32): the shipped witnesses were found with this rounding
-        return np.asarray(self.inf.adjoint((self.PT @ g_rows).astype(np.float32)), dtype=np.float64)
+        if not self._sparse_adjoint:
+            return np.asarray(self.inf.adjoint((self.PT @ g_rows).astype(np.float32)), dtype=np.float64)
+        return np.asarray(self._active_adjoint(g_rows), dtype=np.float64)
+
+    def _active_adjoint(self, g_rows: np.ndarray) -> np.ndarray:
+        """``inf.adjoint((PT @ g).astype(float32))`` over the rows and nodes with a nonzero value only.
+
+        Most voxels meet their terms, so the gradient is zero on most rows and most nodes. Each sum
+        runs over the same nonzero terms in the same order as the full products (CSR rows sorted by
+        column; a transposed slice adds column by column), so the result is bit for bit the same:
+        the skipped terms are exact zeros, which leave a floating-point sum unchanged."""
+        rows = np.flatnonzero(g_rows)
+        if rows.size * 4 > g_rows.size:  # dense enough: the full products cost no more
+            return self.inf.adjoint((self.PT @ g_rows).astype(np.float32))
+        node_g = np.asarray(self.P64[rows].T @ g_rows[rows]).astype(np.float32)
+        nodes = np.flatnonzero(node_g)
+        return np.asarray(self.inf.nodes[nodes].T @ node_g[nodes])
 
 
 def solve(case: Case, terms: list[Term], w0: np.ndarray | None = None, config: SolverConfig | None = None) -> SolveResult:

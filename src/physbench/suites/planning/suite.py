@@ -30,9 +30,15 @@ SYSTEMS = ("agent", "interpreter", "controller", "arithmetic")
 # the agent system runs as the paper ran it (paper_agent.py); the core's generic `agent` loop stays beside it
 PROTOCOL_OF = {"agent": "opengray-agent", "interpreter": "direct", "controller": "controller", "arithmetic": "arithmetic"}
 SYSTEM_OF = {**{protocol: system for system, protocol in PROTOCOL_OF.items()}, "agent": "agent"}
-SPLITS = ("dev", "test", "all")
+SPLITS = ("dev", "test", "reserved", "all")
 # the development patients the paper's tables name (Tables S2, S3: set D); the rest are held out
 DEV_PATIENTS = ("pt_258", "pt_269", "pt_289", "pt_302", "pt_306", "pt_307", "pt_320", "pt_339")
+# the reserved (evaluation) patients the paper's tables name, 17 of its 30: Table S3 (set R: pt_248),
+# S8 (the evaluation's technical failures), S11 (reserved overlap tasks), S13 and S17 (the evaluation's
+# feasible controls), S15 (pt_267); and S4's stored witnesses (pt_242, pt_249 only there), which are
+# those of the evaluation's feasible controls (Table 1; S15: "values of the reserved evaluation")
+RESERVED_PATIENTS = ("pt_242", "pt_245", "pt_248", "pt_249", "pt_251", "pt_252", "pt_256", "pt_264", "pt_267",
+                     "pt_275", "pt_278", "pt_283", "pt_287", "pt_292", "pt_299", "pt_304", "pt_334")
 OUTCOMES = ("correct", "wrong", "no_decision", "technical_failure")
 _CASES: "OrderedDict[str, Case]" = OrderedDict()
 _CASES_KEPT = 4  # dose influences are tens of MB each
@@ -68,14 +74,16 @@ def user_tasks(dij: str, witnesses: str | None = None) -> list[dict[str, Any]]:
 
 
 def select(tasks: Iterable[dict[str, Any]], split: str, family: str | None = None) -> list[dict[str, Any]]:
-    """The tasks of a split (dev: the paper's named development patients; test: the others; all)."""
+    """The tasks of a split (dev: the paper's named development patients; test: the others; reserved:
+    the paper's named reserved patients, a part of test; all)."""
     from physbench.suites.planning.tasks import FAMILIES
 
     if split not in SPLITS:
         raise ValueError(f"split must be one of {', '.join(SPLITS)}")
     if family is not None and family not in FAMILIES:
         raise ValueError(f"family must be one of {', '.join(FAMILIES)}")
-    keep = (lambda p: p in DEV_PATIENTS) if split == "dev" else (lambda p: p not in DEV_PATIENTS) if split == "test" \
+    chosen = {"dev": DEV_PATIENTS, "reserved": RESERVED_PATIENTS}.get(split)
+    keep = (lambda p: p in chosen) if chosen else (lambda p: p not in DEV_PATIENTS) if split == "test" \
         else (lambda p: True)
     return [t for t in tasks if keep(t["patient"]) and (family is None or t["kind"] == family)]
 
@@ -241,6 +249,14 @@ class PlanningSuite:
     item_options = ("system", "family", "dij", "witnesses")
     # OpenGray Table S16: no retries; a call that fails is a technical failure (Table S8), no credit
     retry_policy = DeclaredRetries(max_attempts=1, source="OpenGray Table S16 (no retries; failures per Table S8)")
+
+    def default_sampling(self, protocol: str) -> dict[str, Any]:
+        """OpenGray Table S16 where the user gives no flag: output limits of 2,048 tokens for the
+        interpreter's reply and 8,192 per call of the full agent; provider seeds 0 and 1 (two runs)."""
+        base = protocol.split(":", 1)[0]  # a protocol name may carry options (`agent:max_calls=...`)
+        if base not in ("direct", "opengray-agent", "agent"):
+            return {}
+        return {"max_tokens": 2048 if base == "direct" else 8192, "seeds": (0, 1)}
 
     def items(self, split: str = "dev", *, key: bytes | None = None, limit: int | None = None,
               system: str = "agent", family: str | None = None, dij: str | None = None, witnesses: str | None = None,

@@ -14,13 +14,15 @@ from physbench.core.tools import ToolSpec
 from physbench.core.tools import parse_arguments as read_arguments
 
 ESCALATION_REASONS = ("infeasible", "missing_structure", "contradictory_instructions", "unit_ambiguity", "other")
-TERM_TYPES = ("min_dose", "max_dose", "mean_dose")
+TERM_TYPES = ("min_dose", "max_dose", "mean_dose", "uniform_dose", "dvh_max")  # the anchor's five
 MAX_TERMS = 64
 MAX_TEXT = 4000
 
 _STR = {"type": "string", "maxLength": 200}
 _PLAN = {"type": "string", "description": "a plan_id returned by optimize or normalize", "maxLength": 64}
 _METRIC = {"type": "string", "description": "Dmean, Dmax, D<p> such as D99, or D<v>cc such as D0.1cc", "maxLength": 32}
+_ANY_METRIC = {"type": "string", "maxLength": 32, "description": "Dmean, Dmax, D<p> (D99), D<v>cc (D0.1cc), "
+               "V<x>Gy (percent of the volume at x Gy or more), CI (Paddick) or HI (D5/D95) of a target"}
 
 
 def _obj(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
@@ -35,21 +37,27 @@ TOOL_DEFINITIONS: list[dict[str, Any]] = [
      "parameters": _obj({}, [])},
     {"name": "set_objectives",
      "description": "Register an optimization objective: terms (structure, term, level in Gy, priority 0-1000). "
-                    "min_dose penalizes voxels below level, max_dose voxels above it, mean_dose a mean above it. "
-                    "Returns an objective_id; does not optimize.",
+                    "min_dose penalizes voxels below level, max_dose voxels above it, mean_dose a mean above it, "
+                    "uniform_dose any difference from level, dvh_max (with volume_fraction v) dose above level "
+                    "in more than the fraction v of the volume. Returns an objective_id; does not optimize.",
      "parameters": _obj({"objectives": {"type": "array", "minItems": 1, "maxItems": MAX_TERMS, "items": _obj({
          "structure": _STR, "term": {"type": "string", "enum": list(TERM_TYPES)},
          "level": {"type": "number", "minimum": 0, "maximum": 1000},
-         "priority": {"type": "number", "minimum": 0, "maximum": 1000}}, ["structure", "term", "level", "priority"])}},
+         "priority": {"type": "number", "minimum": 0, "maximum": 1000},
+         "volume_fraction": {"type": "number", "exclusiveMinimum": 0, "maximum": 1,
+                             "description": "dvh_max only: the fraction of the volume allowed above level (0-1)"}},
+         ["structure", "term", "level", "priority"])}},
          ["objectives"])},
     {"name": "optimize",
      "description": "Optimize the beamlet weights for an objective_id, warm-started from the last plan. "
                     "Uses one of the optimization budget. Returns a plan_id and every goal's achieved value.",
      "parameters": _obj({"objective_id": {"type": "string", "maxLength": 64}}, ["objective_id"])},
     {"name": "get_metrics",
-     "description": "Values (Gy) of (structure, metric) pairs for a plan; targets are merged with higher-dose targets.",
+     "description": "Values of (structure, metric) pairs for a plan, each with its unit; targets are merged "
+                    "with higher-dose targets.",
      "parameters": _obj({"plan_id": _PLAN, "metrics": {"type": "array", "minItems": 1, "maxItems": 64,
-                                                        "items": _obj({"structure": _STR, "metric": _METRIC}, ["structure", "metric"])}},
+                                                        "items": _obj({"structure": _STR, "metric": _ANY_METRIC},
+                                                                      ["structure", "metric"])}},
                         ["plan_id", "metrics"])},
     {"name": "get_dvh",
      "description": "Cumulative dose-volume histogram of one structure for a plan.",
