@@ -3,8 +3,8 @@
 Installed after the program is compiled and before it runs; an audit hook cannot be removed from
 Python code. It refuses every compile of source text (the road from sympify/lambdify strings to
 eval), frame access (`tb_frame`, `gi_frame`, `f_code`...: the road from a traceback to real
-builtins), rewriting a function's code or defaults, writes, process creation, sockets, ctypes
-(but for the numpy functions buffers.py calls, allowed by address), pickles, whichever library the program reaches them through. Reads stay allowed so that
+builtins), rewriting a function's code or defaults, writes, process creation, sockets, ctypes,
+pickles, whichever library the program reaches them through. Reads stay allowed so that
 libraries may import lazily (Landlock narrows where).
 
 The hook keeps no state and reads no global name: every table it consults is a default argument
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import sys
-import types
 
 DENIED = frozenset({
     "pickle.find_class", "marshal.dumps", "sys._getframe",
@@ -51,7 +50,7 @@ class SandboxViolation(PermissionError):
 
 def _hook(event, args, _denied=DENIED, _prefixes=DENIED_PREFIXES, _allowed_os=ALLOWED_OS,
           _imports=DENIED_IMPORTS, _frames=FRAME_READS, _writes=FUNCTION_WRITES, _flags=WRITE_FLAGS,
-          _error=SandboxViolation, _str=str, _int=int, _len=len, _type=type, _calls=frozenset()):
+          _error=SandboxViolation, _str=str, _int=int, _len=len, _type=type):
     if event == "open":
         mode = args[1] if _len(args) > 1 else None
         flags = args[2] if _len(args) > 2 else 0
@@ -72,8 +71,6 @@ def _hook(event, args, _denied=DENIED, _prefixes=DENIED_PREFIXES, _allowed_os=AL
         if top in _imports:
             raise _error(f"sandbox: importing {top} is not allowed")
         return
-    if event == "ctypes.call_function" and _len(args) > 0 and args[0] in _calls:
-        return  # numpy's own buffer export, called by the executor's guard (buffers.py)
     if event in _denied:
         if event == "compile":
             raise _error("sandbox: compiling code at run time is not allowed")
@@ -82,11 +79,6 @@ def _hook(event, args, _denied=DENIED, _prefixes=DENIED_PREFIXES, _allowed_os=AL
         raise _error(f"sandbox: {event} is not allowed")
 
 
-def install(calls: frozenset[int] = frozenset()) -> None:
-    """Add the hook to this process (irreversible); `calls` are the C function addresses the
-    executor itself calls through ctypes (buffers.calls()), the only ctypes calls allowed."""
-    hook = _hook
-    if calls:
-        defaults = _hook.__defaults__[:-1] + (frozenset(calls),)  # type: ignore[index]
-        hook = types.FunctionType(_hook.__code__, _hook.__globals__, "_hook", defaults)
-    sys.addaudithook(hook)
+def install() -> None:
+    """Add the hook to this process (irreversible)."""
+    sys.addaudithook(_hook)

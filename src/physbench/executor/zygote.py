@@ -31,8 +31,7 @@ class Zygote:
         import ctypes
         import gc
 
-        from physbench.executor import buffers, child, gadgets, guards, judges, lambdify, layers, namespaces, proxies, \
-            warmup
+        from physbench.executor import child, gadgets, guards, judges, lambdify, layers, namespaces, proxies, warmup
 
         self.policy = policy
         self.pending: int | None = None
@@ -49,8 +48,6 @@ class Zygote:
         self.ctx = child.ChildContext(policy=policy, proxies=self.proxy_map, importer=importer, libc=libc,
                                       judges=judges.load(policy), read_only=guards.read_only_ids(self.proxy_map))
         self.ctx.builtins = child.safe_builtins(importer)
-        buffers.refuse_object_buffers()  # no array holding objects exports its pointers (buffers.py)
-        self.ctx.buffer_calls = buffers.calls()
         self.subreaper = namespaces.become_subreaper(libc)
         # the probes below then see exactly what programs get
         self.ctx.shared_net = "namespaces" not in disabled and namespaces.isolate_parent(libc)
