@@ -6,8 +6,9 @@ rewritten to `f(**__pb_kwargs(m))`, which refuses keys that are not strings or s
 (a written keyword such as `__dict__=` is already refused by the static check). Every attribute
 target `x.a` (assignment, augmented assignment, deletion, loop or `with` target) becomes
 `__pb_store(x, "a").a`, and every read of a raw-memory attribute or of a method that copies its
-arguments' bytes (guards.RAW_MEMORY_ATTRS, guards.BUFFER_METHODS) `__pb_raw(x, "a").a`. The counter's name starts with an underscore,
-which the static check forbids in programs, so a program can neither call, rebind nor disable it;
+arguments' bytes (guards.RAW_MEMORY_ATTRS, guards.BUFFER_METHODS) `__pb_raw(x, "a").a`. The
+counter's name starts with an underscore, which the static check forbids in programs, so a
+program can neither call, rebind nor disable it;
 library code runs uncounted and at full speed (unlike a global trace function).
 """
 
