@@ -188,3 +188,34 @@ def test_the_symbolic_policy_offers_sympy_alone_with_the_same_guards(symbolic_ex
     assert r.status == "ok" and r.value == ["refused"] * len(DENIED_NUMPY), r
     r = symbolic_ex.run("import sympy as sp\nsp.simplify = abs\ndef solve():\n    return 1")
     assert r.status == "rejected" and "read-only" in r.error
+
+
+@pytest.mark.parametrize("policy", ["symbolic", "scientific"])
+def test_classes_the_warm_up_imports_get_the_attribute_guards_too(policy):
+    """The warm-up imports modules lazily (sympy's risch integrator, scipy's odr...); their classes
+    that serve attributes from data must refuse dunder names like those imported before."""
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent(f"""
+        import sys
+        from physbench.executor import gadgets, lambdify, proxies, warmup
+        gadgets.install_scientific(with_scipy={policy == "scientific"})
+        lambdify.use_modules(proxies.build_proxies({policy!r}))
+        warmup.run({policy!r})
+        bare = []
+        for name, module in list(sys.modules.items()):
+            if module is None or name.split(".", 1)[0] not in gadgets.LIBRARIES:
+                continue
+            for value in list(vars(module).values()):
+                if isinstance(value, type) and str(value.__module__).split(".", 1)[0] in gadgets.LIBRARIES:
+                    hook = value.__dict__.get("__getattr__")
+                    if callable(hook) and hasattr(hook, "__code__") and not getattr(hook, "_pb_guard", False):
+                        bare.append(value.__module__ + "." + value.__qualname__)
+        print(sorted(set(bare)))
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "OPENBLAS_NUM_THREADS": "1"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "[]"

@@ -8,8 +8,9 @@
   the object through `raw_memory_read`: on an array or scalar holding Python objects, or on an
   array class itself (`np.ndarray.tobytes(a)`), they raise, and `.view` refuses object dtypes. An
   object array's bytes are addresses; a view of chosen bytes as objects is a forged pointer.
-  `bytes(a)` of an object array is refused by the `bytes` stand-in in the program's builtins, and
-  `refcheck=` (in-place resize past live views) is refused as a keyword.
+  `bytes(a)` of an object array is refused by the `bytes` stand-in in the program's builtins, the
+  methods that copy their arguments' bytes (`b"".join`, `find`, `int.from_bytes`, BUFFER_METHODS)
+  refuse such arguments, and `refcheck=` (in-place resize past live views) is refused as a keyword.
 - `fresh_random_state` reseeds `random` and numpy's global generator in each forked process, so
   two programs served by one warm parent never share a random stream.
 """
@@ -24,6 +25,14 @@ from typing import Any, Callable, NoReturn
 # ndarray / numpy scalar attributes that hand out or reinterpret raw bytes
 RAW_MEMORY_ATTRS = frozenset({"tobytes", "tostring", "view", "data", "getfield", "setfield", "byteswap",
                               "newbyteorder"})
+# methods that read their arguments' bytes through the buffer protocol: on bytes (and bytearray)
+# objects and classes, and `int.from_bytes`; read through `raw_memory_read`, they refuse an
+# argument whose memory holds object pointers
+BUFFER_METHODS = frozenset({
+    "from_bytes", "join", "find", "rfind", "index", "rindex", "count", "startswith", "endswith",
+    "replace", "split", "rsplit", "strip", "lstrip", "rstrip", "partition", "rpartition",
+    "removeprefix", "removesuffix", "translate", "maketrans", "center", "ljust", "rjust",
+})
 # keyword arguments refused wherever they appear (static check and f(**m)): `a.resize(n,
 # refcheck=False)` frees memory that views of `a` still point to
 DENIED_KEYWORDS = frozenset({"refcheck"})
@@ -54,10 +63,12 @@ def attribute_store(read_only: frozenset[int], refuse: Callable[[str], NoReturn]
 
 
 def raw_memory_read(obj: Any, name: str) -> Any:
-    """The `__pb_raw(obj, name)` a read of a RAW_MEMORY_ATTRS name goes through."""
+    """The `__pb_raw(obj, name)` a read of a RAW_MEMORY_ATTRS or BUFFER_METHODS name goes through."""
     np = sys.modules.get("numpy")
-    if np is None:
+    if np is None:  # no numpy, no array of objects
         return obj
+    if name in BUFFER_METHODS:
+        return _BufferArgs(obj) if _reads_buffers(obj, name) else obj
     if isinstance(obj, type):
         real = obj.__dict__.get("_real", obj)  # the proxies' stand-in for an array class
         if isinstance(real, type) and issubclass(real, (np.ndarray, np.generic)):
@@ -70,6 +81,48 @@ def raw_memory_read(obj: Any, name: str) -> Any:
         if name == "view":
             return _View(obj)
     return obj
+
+
+def _reads_buffers(obj: Any, name: str) -> bool:
+    """Whether `obj.name` is a method that copies its arguments' bytes (bytes, bytearray, int)."""
+    cls = obj if isinstance(obj, type) else type(obj)
+    cls = cls.__dict__.get("_real", cls)  # the `bytes` stand-in of the program's builtins
+    if not isinstance(cls, type):
+        return False
+    return issubclass(cls, (bytes, bytearray)) or (name == "from_bytes" and issubclass(cls, int))
+
+
+def _holds_objects(np: Any, value: Any) -> bool:
+    return isinstance(value, (np.ndarray, np.generic)) and value.dtype.hasobject
+
+
+class _BufferArgs:
+    """`x.join`, `x.find`, `int.from_bytes`, ... whose arguments (and a join's items) may not be
+    arrays or scalars holding Python objects: their bytes are memory addresses."""
+
+    __slots__ = ("target",)
+
+    def __init__(self, target: Any) -> None:
+        self.target = target
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self.target, name)
+
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            np = sys.modules["numpy"]
+            items = [*args, *kwargs.values()]
+            if name == "join" and args:  # the iterable is the last argument (`bytes.join(sep, it)`)
+                parts = args[-1] if isinstance(args[-1], (list, tuple)) else list(args[-1])
+                args = (*args[:-1], parts)
+                items += parts
+            for value in items:
+                parts = value if isinstance(value, tuple) else (value,)  # startswith((a, b))
+                if any(_holds_objects(np, p) for p in parts):
+                    raise TypeError(f"sandbox: {name} of an array of Python objects is not allowed (its "
+                                    "bytes are memory addresses)")
+            return method(*args, **kwargs)
+
+        return checked
 
 
 def _dtype_has_objects(np: Any, spec: Any) -> bool:

@@ -5,9 +5,10 @@ call, the program calls a counter that ends the run once the cap is passed. Ever
 rewritten to `f(**__pb_kwargs(m))`, which refuses keys that are not strings or start with '_'
 (a written keyword such as `__dict__=` is already refused by the static check). Every attribute
 target `x.a` (assignment, augmented assignment, deletion, loop or `with` target) becomes
-`__pb_store(x, "a").a`, and every read of a raw-memory attribute (guards.RAW_MEMORY_ATTRS)
-`__pb_raw(x, "a").a`. The counter's name starts with an underscore,
-which the static check forbids in programs, so a program can neither call, rebind nor disable it;
+`__pb_store(x, "a").a`, and every read of a raw-memory attribute or of a method that copies its
+arguments' bytes (guards.RAW_MEMORY_ATTRS, guards.BUFFER_METHODS) `__pb_raw(x, "a").a`. The
+counter's name starts with an underscore, which the static check forbids in programs, so a
+program can neither call, rebind nor disable it;
 library code runs uncounted and at full speed (unlike a global trace function).
 """
 
@@ -15,7 +16,9 @@ from __future__ import annotations
 
 import ast
 
-from physbench.executor.guards import RAW_MEMORY_ATTRS
+from physbench.executor.guards import BUFFER_METHODS, RAW_MEMORY_ATTRS
+
+_GUARDED_READS = RAW_MEMORY_ATTRS | BUFFER_METHODS
 
 LINE = "__pb_line"    # statement counter: __pb_line()
 STEP = "__pb_step"    # comprehension filter that counts and returns True
@@ -70,7 +73,7 @@ class _Counter(ast.NodeTransformer):
         self.generic_visit(node)
         if isinstance(node.ctx, (ast.Store, ast.Del)):
             node.value = _call(STORE, node.value, node.value, ast.Constant(node.attr))
-        elif node.attr in RAW_MEMORY_ATTRS:
+        elif node.attr in _GUARDED_READS:
             node.value = _call(RAW, node.value, node.value, ast.Constant(node.attr))
         return node
 

@@ -12,7 +12,7 @@ import ast
 import string
 from typing import Iterator
 
-from physbench.executor.guards import DENIED_KEYWORDS, RAW_MEMORY_ATTRS
+from physbench.executor.guards import BUFFER_METHODS, DENIED_KEYWORDS, RAW_MEMORY_ATTRS
 from physbench.executor.policy import allowed_modules, denied_attribute
 
 # builtins that must not even be named: reflection, dynamic code, I/O, the interpreter itself
@@ -84,8 +84,9 @@ def _node_problems(node: ast.AST, modules: frozenset[str], policy: str) -> Itera
                 yield f"pattern attribute {attr!r}: {why}"
             elif attr == "format":  # str.format read off a subject, with no literal to check
                 yield "pattern attribute 'format': str.format is only allowed on a string literal"
-            elif attr in RAW_MEMORY_ATTRS:  # read off the subject without the run-time guard
-                yield f"pattern attribute {attr!r}: raw memory attributes are not allowed in patterns"
+            elif attr in RAW_MEMORY_ATTRS or attr in BUFFER_METHODS:  # read without the run-time guard
+                yield f"pattern attribute {attr!r}: raw memory attributes and buffer-reading methods are " \
+                      "not allowed in patterns"
     elif kind is ast.Import:
         for alias in node.names:  # type: ignore[attr-defined]
             if alias.name not in modules:

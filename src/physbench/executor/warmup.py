@@ -1,5 +1,6 @@
 """Exercise the allowed modules once in the warm parent, so their lazy imports and caches are
-done before the first fork (children then start with them already loaded)."""
+done before the first fork (children then start with them already loaded). The library classes
+those imports brought get the same attribute guards as those present before (gadgets.py)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,10 @@ def run(policy: str) -> None:
         _scientific()
     elif policy == "symbolic":
         _symbolic()
+    if policy in ("scientific", "symbolic"):  # the classes of the modules imported just now
+        from physbench.executor import gadgets
+
+        gadgets.guard_dynamic_attributes()
 
 
 def _scientific() -> None:

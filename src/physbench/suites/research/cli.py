@@ -94,7 +94,7 @@ def check(problem_file: str = typer.Argument(..., help="a problem JSON file"),
 
     p = load_problem(problem_file)
     steps = [s for s in (p.challenge, *p.checkpoints) if s.graded]
-    grades = grade_steps(steps, [oracle_code(s) for s in steps])
+    grades = grade_steps(steps, [oracle_code(s) for s in steps], workers=min(2, max(1, len(steps))))
     rows = [{"step": s.id, **g.to_dict()} for s, g in zip(steps, grades)]
     if as_json:
         typer.echo(json.dumps({"id": p.id, "ok": all(g.correct for g in grades), "steps": rows}))
@@ -134,7 +134,7 @@ def grade(problem_file: str = typer.Argument(..., help="a problem JSON file"),
         if not isinstance(row, dict) or "response" not in row or not isinstance(row["response"], str):
             raise UserError(f"{responses}: line {n}: needs a string field \"response\"")
         rows.append(row)
-    grades = grade_steps([s] * len(rows), [r["response"] for r in rows])
+    grades = grade_steps([s] * len(rows), [r["response"] for r in rows], workers=min(2, max(1, len(rows))))
     for r, g in zip(rows, grades):
         out = {"id": r.get("id"), "correct": g.correct, "outcome": g.outcome}
         typer.echo(json.dumps(out) if as_json else f"{out['id']}: {g.outcome}")

@@ -88,17 +88,23 @@ def prepare(step: Step, reply: object, policy: str = "scientific") -> tuple[str 
     return code, None
 
 
+def grading_policy(steps: Sequence[Step]) -> str:
+    """The one sandbox policy that serves every graded step of a call."""
+    return "symbolic" if all(step_policy(s) == "symbolic" for s in steps if s.answer is not None) else "scientific"
+
+
 def grade_steps(steps: Sequence[Step], replies: Sequence[object], executor: Any = None,
-                seed: int = 0) -> list[StepGrade]:
-    """Grade each (step, reply) pair; sandbox runs and judge calls are batched across the workers."""
+                seed: int = 0, workers: int = 2) -> list[StepGrade]:
+    """Grade each (step, reply) pair; sandbox runs and judge calls are batched across the workers.
+    Without `executor`, the shared pool of the steps' policy is used, started with `workers`
+    sandboxes when this call is the first (a one-reply command asks for one)."""
     from physbench.executor import default_executor
 
-    policy = getattr(executor, "policy", None) or \
-        ("symbolic" if all(step_policy(s) == "symbolic" for s in steps if s.answer is not None) else "scientific")
+    policy = getattr(executor, "policy", None) or grading_policy(steps)
     prepared = [prepare(s, r, policy) for s, r in zip(steps, replies)]
     out: list[StepGrade | None] = [p[1] for p in prepared]
     if executor is None and any(g is None for g in out):  # one shared pool; none when nothing runs
-        executor = default_executor(policy)  # later calls (an eval's items) reuse both workers
+        executor = default_executor(policy, workers)  # later calls (an eval's items) reuse it
     ex = executor
     batch: dict[tuple[float, int], list[int]] = {}
     for i, (step, (program, early)) in enumerate(zip(steps, prepared)):
