@@ -107,3 +107,14 @@ def test_every_erratum_is_a_switch_the_calculators_read_and_every_switch_is_in_t
     switches = set(re.findall(r'deviates\(\s*"([a-z0-9-]+)"\s*\)', source))
     assert switches == set(erratum_ids())
     assert all(e.reason and e.source and e.status in ("observed", "code") for e in errata())
+
+
+def test_steroid_conversion_follows_the_benchmarks_rounded_table():
+    """Verified test row 1001: 7.96 mg dexamethasone PO as prednisolone has the gold 53.0932 (7.96 x 6.67),
+    where the equivalent doses give 53.0667; betamethasone to dexamethasone moves nothing."""
+    row = {"input steroid": ["Dexamethasone PO", 7.96, "mg"], "target steroid": "PrednisoLONE PO"}
+    clinical, benchmark = _both(24, row)
+    assert benchmark == pytest.approx(53.0932, abs=1e-9) and clinical == pytest.approx(7.96 / 0.75 * 5)
+    assert by_id("steroid-rounded-equivalents").applies(0, "", row)
+    same = {"input steroid": ["Betamethasone IV", 3, "mg"], "target steroid": "Dexamethasone IV"}
+    assert _both(24, same) == (3, 3) and not by_id("steroid-rounded-equivalents").applies(0, "", same)

@@ -37,7 +37,7 @@ def _read_key(path: str) -> bytes:
 def key_for(split: str, key_file: str | None) -> bytes | None:
     """The key of a keyed split from `--key-file`; the public dev split refuses one (before reading it)."""
     from physbench.core.errors import UserError
-    from physbench.runner.evaluate import DEV_KEY_ERROR
+    from physbench.runner.eval_config import DEV_KEY_ERROR
 
     if key_file is None:
         return None

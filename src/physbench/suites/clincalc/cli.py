@@ -140,7 +140,8 @@ def differential(official: Path = typer.Option(..., "--official", help="Your cop
     t = out["total"]
     lines = [f"official code answered {t.get('benchmark_agree', 0) + t.get('benchmark_differ', 0)} cases "
              f"(raised on {t.get('official_raises', 0)}); benchmark formulas agree on {t.get('benchmark_agree', 0)}, "
-             f"clinical on {t.get('clinical_agree', 0)}",
+             f"clinical on {t.get('clinical_agree', 0)} (the official value itself: benchmark "
+             f"{t.get('benchmark_exact', 0)}, clinical {t.get('clinical_exact', 0)})",
              "clinical differences by erratum: " + (", ".join(f"{k} {v}" for k, v in
                                                               sorted(out["clinical_differences"].items())) or "none")]
     _emit(out, as_json, "\n".join(lines))

@@ -119,6 +119,8 @@ WHEN: dict[str, Callable[[Entities], bool]] = {
     "mdrd_black_spelled_otherwise": lambda e: e.text("Race") != "Black"
     and e.text("Race").strip().lower() in ("black", "african american"),
     "framingham_small_risk": lambda e: compute(46, e, "clinical") < 0.03,
+    "steroid_rounding_moves_value": lambda e: compute(24, e, "clinical") != compute(
+        24, e, {"steroid-rounded-equivalents"}),
     "curb65_fractional_vitals": lambda e: any(
         not float(e.number(n)).is_integer()
         for n in ("respiratory rate", "Systolic Blood Pressure", "Diastolic Blood Pressure") if e.has(n)),

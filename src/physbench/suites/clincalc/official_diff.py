@@ -12,6 +12,7 @@ import contextlib
 import importlib.util
 import io
 import json
+import math
 import random
 import sys
 from collections import Counter
@@ -78,6 +79,13 @@ def same(kind: str, ours: Any, theirs: Any) -> bool:
     return float(ours) == float(theirs)
 
 
+def exact(kind: str, ours: Any, theirs: Any) -> bool:
+    """Whether our answer is the official value itself (decimals: to its 5 printed decimals or 0.005%)."""
+    if kind == "decimal":
+        return math.isclose(float(ours), float(theirs), rel_tol=5e-5, abs_tol=5.1e-6)
+    return same(kind, ours, theirs)
+
+
 def _ours(calc_id: int, entities: dict, formulas: str) -> Any:
     try:
         return compute(calc_id, entities, formulas)
@@ -141,6 +149,7 @@ def differential(folder: str | Path, per_calculator: int = 50, seed: int = 0, ed
                 ours = _ours(calc_id, entities, formulas)
                 agree = ours is not None and same(calc.kind, ours, theirs)
                 c[f"{formulas}_{'agree' if agree else 'differ'}"] += 1
+                c[f"{formulas}_exact"] += int(agree and exact(calc.kind, ours, theirs))
                 if formulas == "clinical" and not agree:
                     named.update(explaining_errata(calc_id, entities) or ["UNEXPLAINED"])
         counts[calc_id] = c

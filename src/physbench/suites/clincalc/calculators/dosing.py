@@ -15,6 +15,9 @@ STEROID_EQUIVALENT_MG = {
     "Hydrocortisone IV": 20, "Hydrocortisone PO": 20, "MethylPrednisoLONE IV": 4, "MethylPrednisoLONE PO": 4,
     "PrednisoLONE PO": 5, "PredniSONE PO": 5, "Triamcinolone IV": 4,
 }
+# the benchmark's own table (erratum steroid-rounded-equivalents): each steroid's potency relative to
+# dexamethasone's 0.75 mg, rounded to 2 decimals (6.67 for 20/3, 5.33, 26.67, 33.33)
+STEROID_RELATIVE_ROUNDED = {name: round(mg / 0.75, 2) for name, mg in STEROID_EQUIVALENT_MG.items()}
 
 
 def _steroid(name: str) -> str:
@@ -46,6 +49,9 @@ def steroid_conversion(e: Entities) -> float:
     source = _steroid(name)
     target = _steroid(e.text("target steroid"))
     dose_mg = _mass_mg(e.number_in(dose, "input steroid"), unit, "input steroid")
+    if deviates("steroid-rounded-equivalents"):  # erratum: rounded table, factor and dose to 5 decimals
+        factor = round(STEROID_RELATIVE_ROUNDED[target] / STEROID_RELATIVE_ROUNDED[source], 5)
+        return round(dose_mg * factor, 5)
     return dose_mg * STEROID_EQUIVALENT_MG[target] / STEROID_EQUIVALENT_MG[source]
 
 
