@@ -43,7 +43,8 @@ def test_a_scripted_agent_and_the_interpreter_run_the_reserved_split_and_are_rep
     # the scripted agent escalates what the summary's numbers prove; it never flags a note
     agent_s10 = by["opengray-agent"]["table_s10"]
     assert agent_s10["patients"] == 2 and set(agent_s10["families"]) == set(SCORED) - {"overlap"}
-    assert all(agent_s10["families"][f]["value"] == 100.0 for f in ("missing_structure", "coverage_cap", "feasible_control"))
+    assert all(agent_s10["families"][f]["value"] == 100.0
+               for f in ("missing_structure", "coverage_cap", "feasible_control"))
     assert by["direct"]["table_s10"]["primary"]["value"] == 100.0
     (diff,) = planning["differences"]
     assert diff["label"].endswith("minus " + by["opengray-agent"]["model"]) and diff["table_s10"]["primary"]["value"] == 0.0

@@ -113,7 +113,8 @@ def _s10(runs: Sequence[Mapping[str, Any]], diffs: Sequence[Mapping[str, Any]] =
             for r in with_s10]
     rows += difference_rows(diffs, families)
     return Table("Decision accuracy % (95% patient-bootstrap interval)",
-                 ["model", "patient-weighted", "equal family", "equal task", *[f.replace("_", " ") for f in families]], rows)
+                 ["model", "patient-weighted", "equal family", "equal task", *[f.replace("_", " ") for f in families]],
+                 rows)
 
 
 def _s14(runs: Sequence[Mapping[str, Any]]) -> Table | None:
@@ -191,7 +192,8 @@ def sections(analyses: Mapping[str, Any], notes: Mapping[str, str]) -> list[Sect
         out.insert(0, Section("planning-s10", "Patient-weighted decision accuracy (OpenGray Table S10)",
                               "The headline (patient-weighted): scored families only (missing structure, coverage/cap, "
                               "overlap, feasible control), averaged within a patient, then over patients; the "
-                              "equal-family and equal-task weightings beside it, then each family; 95% patient-bootstrap intervals "
+                              "equal-family and equal-task weightings beside it, then each family; 95% "
+                              "patient-bootstrap intervals "
                               f"({N_BOOT} draws). Rows 'A minus B' are paired differences in percentage points, "
                               "resampling patients (tasks are clustered within patients).", [s10],
                               figures=["planning_fig2"]))

@@ -54,7 +54,8 @@ def replay_lines(tasks: list[dict[str, Any]]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     from physbench.suites.planning.suite import select, shipped_tasks
 
-    ap = argparse.ArgumentParser(prog="python -m physbench.suites.planning.scripted_agent", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m physbench.suites.planning.scripted_agent",
+                                 description=__doc__.split("\n")[0])
     ap.add_argument("--split", default="dev", help="dev, test, reserved or all (as eval's --split)")
     ap.add_argument("--family", default=None, help="one task family only")
     ap.add_argument("--out", required=True, help="the replay file to write")
