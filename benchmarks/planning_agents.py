@@ -35,12 +35,13 @@ from physbench.suites.planning.pool import HarnessPool, PooledHarness
 from physbench.suites.planning.templates import goal_terms
 
 
-def script(task: dict[str, Any]) -> list[dict[str, Any]]:
-    """The scripted agent's turns: one tool call each."""
+def script(task: dict[str, Any], copy: int = 0) -> list[dict[str, Any]]:
+    """The scripted agent's turns: one tool call each. Each copy's priorities differ in the fourth
+    decimal, so no attempt reuses another's optimization (solve_cache.py) and each does its own work."""
     goals = [Goal.from_dict(g) for g in task["goals"]]
     rx = S.case_for(task["patient"]).patient.targets
-    terms = [{"structure": t.structure, "term": t.term, "level": round(t.level, 3), "priority": t.priority}
-             for t in goal_terms(goals, rx)]
+    terms = [{"structure": t.structure, "term": t.term, "level": round(t.level, 3),
+              "priority": round(t.priority * (1.0 + 1e-4 * copy), 6)} for t in goal_terms(goals, rx)]
     steps: list[tuple[str, dict[str, Any]]] = [
         ("get_case_summary", {}), ("set_objectives", {"objectives": terms}), ("optimize", {"objective_id": "obj_1"}),
         ("optimize", {"objective_id": "obj_1"}), ("compare_to_goals", {"plan_id": "plan_2"}),
@@ -51,7 +52,7 @@ def script(task: dict[str, Any]) -> list[dict[str, Any]]:
 def item_for(task: dict[str, Any], copy: int) -> Item:
     f = S.item_fields(task, "agent")
     msgs = [dict(m) for m in f["messages"]]
-    msgs[-1]["content"] += "\nmock-script: " + json.dumps(script(task))
+    msgs[-1]["content"] += "\nmock-script: " + json.dumps(script(task, copy))
     return Item(id=f"{f['id']}#{copy}", suite="planning", kind=f["kind"], messages=tuple(Message(**m) for m in msgs),
                 reference=f["reference"], params=f["params"], meta=f["meta"])
 

@@ -24,7 +24,9 @@ def test_difference_rows_pair_two_systems_on_the_same_tasks():
     s10 = diffs[0]["table_s10"]
     assert s10["families"]["overlap"]["value"] == 50.0 and s10["primary"]["value"] == 12.5
     rows = T.difference_rows(diffs, list(SCORED))
-    assert rows[0][0] == "interp minus agent" and rows[0][3].startswith("+50")
+    assert rows[0][0] == "interp minus agent" and rows[0][1].startswith("+12.5") and rows[0][6].startswith("+50")
+    long = [{**diffs[0], "first": "oracle [direct, system=interpreter]", "second": "replay:/tmp/run/agent.jsonl"}]
+    assert T.difference_rows(long, list(SCORED))[0][0] == "oracle [direct, sys… minus replay:/tmp/run/age…"
 
 
 def _result(patient, family, detail, params=None, reference=None, repeat=0):
@@ -38,8 +40,12 @@ def test_s13_lists_unmet_hard_goals_with_the_excess_beyond_tolerance():
     r = _result("pt_278", "feasible_control",
                 {"decision": "submitted", "unmet_hard": ["PTV_7000 D99"], "endpoints": {"PTV_7000 D99": 63.45}},
                 {"goals": goals}, {"certificate": {"min_margin": 0.31}})
-    t = T.table_s13([SimpleNamespace(label="controller", results=[r])])
-    assert t.rows == [["controller", "pt_278", "PTV_7000 D99 >= 66.5 Gy", "63.45", "3.00", "0.31"]]
+    again = _result("pt_278", "feasible_control",
+                    {"decision": "submitted", "unmet_hard": ["PTV_7000 D99"], "endpoints": {"PTV_7000 D99": 63.45}},
+                    {"goals": goals}, {"certificate": {"min_margin": 0.31}}, repeat=1)
+    t = T.table_s13([SimpleNamespace(label="controller", results=[again, r])])
+    # the two runs' identical rows are one row naming both runs
+    assert t.rows == [["controller", "pt_278", "1, 2", "PTV_7000 D99 >= 66.5 Gy", "63.45", "3.00", "0.31"]]
 
 
 def test_s11_shows_each_runs_decisions_beside_the_certificate_counts():

@@ -26,7 +26,8 @@ from physbench.suites.planning import geometry as geo
 from physbench.suites.planning.goals import Goal, evaluate, rejection, rules_text
 from physbench.suites.planning.metrics import Case, dvh, parse_metric
 from physbench.suites.planning.plan_quality import plan_metric
-from physbench.suites.planning.optimizer import SolverConfig, Term, solve, spg
+from physbench.suites.planning.optimizer import SolverConfig, Term, spg
+from physbench.suites.planning.solve_cache import cached_solve
 from physbench.suites.planning.tasks import task_token
 from physbench.suites.planning.tools import TERM_TYPES, TOOL_NAMES, TOOL_SPECS, ToolArgumentError, parse_arguments
 from physbench.suites.planning.witness import encode_weights
@@ -162,7 +163,7 @@ class PlanningHarness:
             return {"error": "optimize_budget", "detail": f"The optimization budget ({self.optimize_budget}) is spent; "
                     "normalize, inspect, submit or escalate instead."}
         self.optimize_calls += 1
-        res = solve(self.case, self.objectives[objective_id], w0=self.last_w, config=self.solver)
+        res = cached_solve(self.case, self.objectives[objective_id], w0=self.last_w, config=self.solver)
         plan = self._add_plan(res.w, res.dose, "optimize", objective_id)
         table = self._goal_table(plan.dose)
         return {"plan_id": plan.plan_id, **table,

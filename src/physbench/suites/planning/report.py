@@ -107,12 +107,14 @@ def _s10(runs: Sequence[Mapping[str, Any]], diffs: Sequence[Mapping[str, Any]] =
     if not with_s10:
         return None
     families = list(dict.fromkeys(f for r in with_s10 for f in r["table_s10"]["families"]))
-    rows = [[r["model"], *[_estimate(r["table_s10"]["families"].get(f)) for f in families],
-             _estimate(r["table_s10"]["primary"]), _estimate(r["table_s10"]["equal_family"]),
-             _estimate(r["table_s10"]["equal_task"])] for r in with_s10]
+    # the headline weighting first, so that it shows without scrolling on a narrow page
+    rows = [[r["model"], _estimate(r["table_s10"]["primary"]), _estimate(r["table_s10"]["equal_family"]),
+             _estimate(r["table_s10"]["equal_task"]), *[_estimate(r["table_s10"]["families"].get(f)) for f in families]]
+            for r in with_s10]
     rows += difference_rows(diffs, families)
     return Table("Decision accuracy % (95% patient-bootstrap interval)",
-                 ["model", *families, "patient-weighted", "equal family", "equal task"], rows)
+                 ["model", "patient-weighted", "equal family", "equal task", *[f.replace("_", " ") for f in families]],
+                 rows)
 
 
 def _s14(runs: Sequence[Mapping[str, Any]]) -> Table | None:
@@ -188,9 +190,10 @@ def sections(analyses: Mapping[str, Any], notes: Mapping[str, str]) -> list[Sect
     s10, s14 = _s10(runs, a.get("differences") or []), _s14(runs)
     if s10 is not None:
         out.insert(0, Section("planning-s10", "Patient-weighted decision accuracy (OpenGray Table S10)",
-                              "The headline: scored families only (missing structure, coverage/cap, overlap, feasible "
-                              "control), averaged within a patient, then over patients; the equal-family and "
-                              "equal-task weightings beside it; 95% patient-bootstrap intervals "
+                              "The headline (patient-weighted): scored families only (missing structure, coverage/cap, "
+                              "overlap, feasible control), averaged within a patient, then over patients; the "
+                              "equal-family and equal-task weightings beside it, then each family; 95% "
+                              "patient-bootstrap intervals "
                               f"({N_BOOT} draws). Rows 'A minus B' are paired differences in percentage points, "
                               "resampling patients (tasks are clustered within patients).", [s10],
                               figures=["planning_fig2"]))

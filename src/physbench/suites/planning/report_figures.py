@@ -24,8 +24,13 @@ CAPTIONS = {
 
 
 def _legend_below(ax: Any) -> None:
-    """A legend under the axes (the panels sit side by side), its text never parsed as mathtext."""
-    box = ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.28), fontsize="x-small", frameon=False, ncol=2)
+    """A legend under the axes and under their tick labels, however long the (rotated) labels are (the
+    panels sit side by side), its text never parsed as mathtext."""
+    renderer = ax.figure.canvas.get_renderer()
+    ticks = [t.get_window_extent(renderer) for t in ax.get_xticklabels() if t.get_text()]
+    lowest = min([b.y0 for b in ticks] or [ax.get_window_extent(renderer).y0])
+    y = ax.transAxes.inverted().transform((0.0, lowest))[1] - 0.03
+    box = ax.legend(loc="upper center", bbox_to_anchor=(0.5, y), fontsize="x-small", frameon=False, ncol=2)
     for text in box.get_texts():
         text.set_parse_math(False)
 
@@ -101,7 +106,7 @@ def figure3(runs: list[Mapping[str, Any]], s11: Mapping[str, Any] | None) -> byt
             seen = [x.strip() for x in decisions[k].split(",") if x.strip() not in ("", "–")]
             shares.append(100.0 * sum(x == "escalated" for x in seen) / len(seen) if seen else 0.0)
         c.bar([j + (k - (len(models) - 1) / 2) * w for j in range(len(rows))], shares, w, color=col[k], label=label(name))
-    c.set_xticks(range(len(rows)), [f"{p}\n({m})" for m, p, _ in rows], fontsize="x-small")
+    c.set_xticks(range(len(rows)), [f"{p} ({m})" for m, p, _ in rows], fontsize="x-small", rotation=45, ha="right")
     c.set_title("(c) escalated per overlap task (count margin)", fontsize="medium")
     c.set_ylim(-2, 102)
     if models:

@@ -37,17 +37,23 @@ def differences(runs: Sequence[Mapping[str, Any]], rows_of: Mapping[str, list[Ma
                 d = difference(ra, rb, n_boot=n_boot)
             except ValueError:  # not the same patients and families: no paired difference
                 continue
-            out.append({"label": f"{a['model']} minus {b['model']}", **d})
+            out.append({"label": f"{a['model']} minus {b['model']}", "first": a["model"], "second": b["model"], **d})
     return out
 
 
+def _short(label: str, most: int = 20) -> str:
+    return label if len(label) <= most else label[: most - 1] + "…"
+
+
 def difference_rows(diffs: Sequence[Mapping[str, Any]], families: Sequence[str]) -> list[list[str]]:
-    """Rows to append under Table S10 (family differences, then the three weightings)."""
+    """Rows to append under Table S10 (the three weightings, then each family's difference); each side of
+    the label cut to 20 characters, so the table fits a 1000 px page (report.json keeps it whole)."""
     rows = []
     for d in diffs:
         s10 = d["table_s10"]
-        rows.append([d["label"], *[_estimate(s10["families"].get(f)) for f in families], _estimate(s10["primary"]),
-                     _estimate(s10["equal_family"]), _estimate(s10["equal_task"])])
+        label = " minus ".join(_short(side) for side in (d.get("first"), d.get("second")) if side) or d["label"]
+        rows.append([label, _estimate(s10["primary"]), _estimate(s10["equal_family"]), _estimate(s10["equal_task"]),
+                     *[_estimate(s10["families"].get(f)) for f in families]])
     return rows
 
 
@@ -60,9 +66,9 @@ def _witness_margin(item: Any) -> str:
 def table_s13(models: Sequence["RunData"]) -> Table | None:
     """Unmet hard goals of submitted feasible controls: the goal, the achieved value, how far
     outside the 0.05 Gy tolerance, and the stored witness's minimum margin on the same case."""
-    body = []
+    runs_of: dict[tuple[str, ...], list[int]] = {}  # a row, and the runs (repeats) that gave it
     for run in models:
-        for r in run.results:
+        for r in sorted(run.results, key=lambda x: x.repeat):
             g = r.grade.detail if r.grade is not None and isinstance(r.grade.detail, Mapping) else {}
             if g.get("family") != "feasible_control" or g.get("decision") != "submitted":
                 continue
@@ -72,13 +78,15 @@ def table_s13(models: Sequence["RunData"]) -> Table | None:
                 if goal is None or not isinstance(achieved, (int, float)):
                     continue
                 beyond = (achieved - goal["value"] - TOL_GY) if goal["op"] == "<=" else (goal["value"] - TOL_GY - achieved)
-                body.append([run.label, str(g.get("patient")), f"{name} {goal['op']} {goal['value']:g} Gy",
-                             f"{achieved:.2f}", f"{beyond:.2f}", _witness_margin(r.item)])
-    if not body:
+                row = (run.label, str(g.get("patient")), f"{name} {goal['op']} {goal['value']:g} Gy",
+                       f"{achieved:.2f}", f"{beyond:.2f}", _witness_margin(r.item))
+                runs_of.setdefault(row, []).append(r.repeat + 1)
+    if not runs_of:
         return None
+    body = [[*row[:2], ", ".join(map(str, runs)), *row[2:]] for row, runs in runs_of.items()]
     return Table("Unmet hard goals of submitted feasible controls (Gy)",
-                 ["model", "patient", "goal", "achieved", "beyond tolerance", "witness minimum margin"], body,
-                 [False, False, False, True, True, True])
+                 ["model", "patient", "runs", "goal", "achieved", "beyond tolerance", "witness minimum margin"], body,
+                 [False, False, False, False, True, True, True])
 
 
 def table_s11(models: Sequence["RunData"]) -> Table | None:

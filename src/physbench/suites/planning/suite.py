@@ -88,6 +88,17 @@ def select(tasks: Iterable[dict[str, Any]], split: str, family: str | None = Non
     return [t for t in tasks if keep(t["patient"]) and (family is None or t["kind"] == family)]
 
 
+def of_patients(tasks: list[dict[str, Any]], patients: str, split: str) -> list[dict[str, Any]]:
+    """The tasks of the comma-separated patient ids ``patients`` (a part of a split, for a quick run)."""
+    wanted = [p.strip() for p in patients.split(",") if p.strip()]
+    have = {t["patient"] for t in tasks}
+    missing = [p for p in wanted if p not in have]
+    if not wanted or missing:
+        raise ValueError(f"patients: {', '.join(missing) or repr(patients)} not among the patients of split {split!r}"
+                         f" ({', '.join(sorted(have)) or 'none'})")
+    return [t for t in tasks if t["patient"] in wanted]
+
+
 def reference_of(task: Mapping[str, Any]) -> dict[str, Any]:
     """The proven decision and its certificate's summary (a witness's weights stay in the package)."""
     ref = json.loads(json.dumps(task["reference"]))
@@ -246,7 +257,7 @@ class PlanningSuite:
     """OpenGray tasks on the shipped OpenKBP patients, for the four systems."""
 
     name = "planning"
-    item_options = ("system", "family", "dij", "witnesses")
+    item_options = ("system", "family", "dij", "witnesses", "patients")
     # OpenGray Table S16: no retries; a call that fails is a technical failure (Table S8), no credit
     retry_policy = DeclaredRetries(max_attempts=1, source="OpenGray Table S16 (no retries; failures per Table S8)")
 
@@ -260,7 +271,7 @@ class PlanningSuite:
 
     def items(self, split: str = "dev", *, key: bytes | None = None, limit: int | None = None,
               system: str = "agent", family: str | None = None, dij: str | None = None, witnesses: str | None = None,
-              **options: Any) -> list["Item"]:
+              patients: str | None = None, **options: Any) -> list["Item"]:
         from physbench.core.errors import UserError
         from physbench.core.items import Item, Message
 
@@ -268,6 +279,8 @@ class PlanningSuite:
             raise UserError(f"unknown planning option {sorted(options)[0]!r}; options: {', '.join(self.item_options)}")
         try:
             chosen = select(user_tasks(dij, witnesses) if dij else shipped_tasks(), split, family)
+            if patients is not None:
+                chosen = of_patients(chosen, patients, split)
             fields = [item_fields(t, system) for t in chosen[: limit if limit is not None else None]]
         except ValueError as exc:
             raise UserError(str(exc)) from None
