@@ -106,8 +106,10 @@ def _write_openkbp_opt(folder, inf, with_index_col=True):
     (folder / "beamlet_indices.csv").write_text("\n".join(lines) + "\n")
 
 
-def test_an_openkbp_opt_dij_goes_through_the_same_dose_and_metric_path(tmp_path, case_for):
-    case = case_for("pt_278")
+def test_an_openkbp_opt_dij_goes_through_the_same_dose_and_metric_path(tmp_path, case_for, cache):
+    # a dij file holds one matrix: the primary pencil beams (no beam component) written out as one
+    p = case_for("pt_278").patient
+    case = Case(p, infl.influence_for(p, dm.PRIMARY, cache=cache))
     _write_openkbp_opt(tmp_path / "pt_278", case.influence)
     loaded = infl.load_openkbp_opt(tmp_path / "pt_278", case.patient)
     assert loaded.source.startswith("openkbp-opt:") and loaded.n_beamlets == case.influence.n_beamlets

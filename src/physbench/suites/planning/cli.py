@@ -14,13 +14,14 @@ planning_app = typer.Typer(help="OpenGray planning tasks on OpenKBP anatomy.", n
 DATA_HELP = "A folder of OpenKBP pt_* folders (CSV); the shipped patients when omitted."
 DIJ_HELP = ("A folder of OpenKBP-Opt matrices (<patient>/dij.npz and beamlet_indices.csv, or one patient's two "
             "files): plan on them instead of the pencil-beam model; a matrix that is not its patient's is refused.")
-DOSE_MODEL_HELP = "default (the shipped witnesses' model) or scatter (with phantom scatter and leaf transmission)."
+DOSE_MODEL_HELP = ("default (pencil beams with phantom scatter and leaf transmission: the shipped witnesses' model) "
+                   "or primary (the pencil beams alone).")
 
 
 def _constants(name: str) -> Any:
     from physbench.suites.planning import dose_model as dm
 
-    models = {"default": dm.DEFAULT, "scatter": dm.SCATTER}
+    models = {"default": dm.DEFAULT, "primary": dm.PRIMARY}
     if name not in models:
         raise UserError(f"--dose-model must be one of {', '.join(models)}, not {name!r}")
     return models[name]
