@@ -31,9 +31,11 @@ SURFACE_I = 8  # grid index of the phantom's entry surface along axis 0 (the bea
 # d_max 1.5 cm and PDD(10) at SSD 100 cm about 67 % (BJR Supplement 25, 1996, table for 6 MV);
 # TPR20/10 0.66-0.68 (IAEA TRS-398, 2000, beam-quality index of 6 MV beams); TPR(10) of a broad
 # field (TMR normalised at d_max) about 0.74-0.79 (BJR Supplement 25); 80-20 % penumbra at 10 cm
-# 5-8 mm (vendor commissioning data, e.g. Varian TrueBeam 6 MV representative beam data); dose
-# 3 cm beyond the field edge at 10 cm about 2-4 % of the central axis (AAPM TG-158, Kry et al.
-# 2017, from phantom scatter and collimator/leaf transmission).
+# 5-8 mm (vendor commissioning data, e.g. Varian TrueBeam 6 MV representative beam data; a narrow
+# 1 x 20 cm strip has 3.7 mm at 10 cm, JACMP 12(3):3475, 2011, Table 2, the lower bound of a
+# broad field's); dose 3 cm beyond the field edge at 10 cm about 2-4 % of the central axis (AAPM
+# TG-158, Kry et al. 2017; phantom scatter plus collimator and leaf transmission, the two parts of
+# Fraass and van de Geijn, Med Phys 10:809, 1983).
 PUBLISHED = {"d_max_mm": [13.0, 17.0], "pdd10_pct": [65.0, 68.5], "tpr_10": [0.74, 0.79],
              "tpr20_10": [0.66, 0.68], "penumbra_80_20_mm": [5.0, 8.0], "out_of_field_3cm_pct": [2.0, 4.0]}
 

@@ -57,7 +57,9 @@ class ModelConstants:
     scatter_sigma_mm: float = 37.0  # lateral spread of scatter around the field, at the isocentre plane
     scatter_mid_sigma_mm: float = 10.0  # a medium-range part (the beamlets' tails), at the isocentre plane
     scatter_mid_fraction: float = 0.0  # its share of the scatter
-    leaf_transmission: float = 0.0  # fraction of the open fluence under closed leaves (0.017: LoSasso 1998)
+    # fraction of the open fluence under closed leaves: 0.017 in SCATTER (LoSasso et al., Med Phys 25:1919,
+    # 1998: 1.7-2.0 % at 6 MV; Arnfield et al., Med Phys 27:2231, 2000: 1.68 % leakage of a 10 x 10 cm field)
+    leaf_transmission: float = 0.0
     leaf_mu_ratio: float = 2.0  # a leaf pair's beam-on time over the beam's mean beamlet weight
 
     @property
@@ -73,8 +75,9 @@ class ModelConstants:
 PRIMARY = ModelConstants()
 # The default: scatter and leaf transmission switched on (scatter_model.py). Constants: a broad
 # 10 x 10 cm field then has TPR(10) and TPR20/10 in the published 6 MV range (BJR Supplement 25)
-# and about 2-4 % dose 3 cm outside the field edge (AAPM TG-158); leaf transmission 1.7 %
-# (LoSasso et al., Med Phys 25:1919, 1998).
+# and about 2-4 % dose 3 cm outside the field edge (AAPM TG-158, Kry et al. 2017; made of phantom
+# scatter and transmission as Fraass and van de Geijn, Med Phys 10:809, 1983, separate them); leaf
+# transmission 1.7 % (LoSasso et al. 1998; Arnfield et al. 2000).
 SCATTER = ModelConstants(scatter_amp=0.36, scatter_sigma_mm=45.0, scatter_mid_sigma_mm=10.0, scatter_mid_fraction=0.4,
                          scatter_mu_per_mm=0.0025, leaf_transmission=0.017)
 DEFAULT = SCATTER
