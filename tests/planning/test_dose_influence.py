@@ -61,6 +61,30 @@ def test_one_beam_through_water_follows_depth_dose_and_inverse_square():
     assert vol[10, j, k] == 0.0 and table.beam.max() == 0
 
 
+def test_structure_voxels_are_dose_nodes_of_their_own():
+    """Where goals read dose it is the kernel at the voxel itself: every structure voxel's row is an
+    identity row, and its dose equals the full-resolution grid's (node step 1) to float32 rounding,
+    while the rest of External is interpolated from the coarse nodes (and differs from it)."""
+    p = slab_patient()
+    c = dm.ModelConstants(gantry_deg=(0.0,))
+    graded = dm.graded_voxels(p)
+    grid = dm.node_grid(p.external, c.node_step, graded)
+    rows = np.searchsorted(p.external, graded)
+    sub = grid.interp[rows]
+    assert np.all(np.diff(sub.indptr) == 1) and np.all(sub.data == 1.0)
+    fine = dm.node_grid(p.external, (1, 1, 1))
+    w = np.ones(len(geo.beamlet_cells(geo.Beam(0.0, geo.isocentre(p.mask("PTV_7000"), p.voxel_mm)),
+                                      geo.positions_mm(geo.grid_ijk(p.mask("PTV_7000")), p.voxel_mm), 5.0, 5.0)),
+                dtype=np.float32)
+    mat, _t, _i = dm.build_node_matrix(p, grid, c)
+    ref, _t, _i = dm.build_node_matrix(p, fine, c)
+    dose, exact = grid.interp @ (mat @ w), fine.interp @ (ref @ w)
+    assert np.allclose(dose[rows], exact[rows], rtol=1e-6, atol=0)
+    edge = np.flatnonzero((exact > 0.2 * exact.max()) & (exact < 0.8 * exact.max()))
+    assert np.abs(dose[edge] - exact[edge]).max() > 1e-3 * exact.max()  # the coarse part is interpolated
+    assert grid.ijk.shape[0] < fine.ijk.shape[0] / 4
+
+
 def test_beamlets_cover_the_targets_projection_plus_the_margin():
     p = slab_patient()
     beam = geo.Beam(0.0, geo.isocentre(p.mask("PTV_7000"), p.voxel_mm))
@@ -106,8 +130,10 @@ def _write_openkbp_opt(folder, inf, with_index_col=True):
     (folder / "beamlet_indices.csv").write_text("\n".join(lines) + "\n")
 
 
-def test_an_openkbp_opt_dij_goes_through_the_same_dose_and_metric_path(tmp_path, case_for):
-    case = case_for("pt_278")
+def test_an_openkbp_opt_dij_goes_through_the_same_dose_and_metric_path(tmp_path, case_for, cache):
+    # a dij file holds one matrix: the primary pencil beams (no beam component) written out as one
+    p = case_for("pt_278").patient
+    case = Case(p, infl.influence_for(p, dm.PRIMARY, cache=cache))
     _write_openkbp_opt(tmp_path / "pt_278", case.influence)
     loaded = infl.load_openkbp_opt(tmp_path / "pt_278", case.patient)
     assert loaded.source.startswith("openkbp-opt:") and loaded.n_beamlets == case.influence.n_beamlets

@@ -65,14 +65,46 @@ def test_an_objective_on_an_absent_structure_is_refused(case_for):
         O.solve(case_for("pt_278"), [O.Term("OpticNrv_L", "max_dose", 54.0, 1.0)])
 
 
-def test_the_adjoint_over_active_rows_is_bit_for_bit_the_full_products(case_for):
-    """The shipped witnesses were found with the full products; the sparse adjoint must not move a bit."""
+def test_the_structure_rows_are_the_full_products_bit_for_bit(case_for):
+    """The optimizer multiplies only the structures' node rows: its doses and its adjoint must be
+    the full operator's (every node, then the rows), bit for bit, with scatter and transmission on."""
     case = case_for("pt_278")
+    inf = case.influence
     pb = O.Problem(case, goal_terms(goals_for(case.patient), case.patient.targets), O.SolverConfig())
-    assert pb._sparse_adjoint
+    rows = pb.rows
+    assert rows.gather is not None and rows.n_nodes < inf.nodes.shape[0] and inf.scatter is not None
     rng = np.random.default_rng(7)
-    full = lambda g: np.asarray(pb.inf.adjoint((pb.PT @ g).astype(np.float32)), dtype=np.float64)  # noqa: E731
+    w = rng.uniform(0, 3, inf.n_beamlets)
+    P = inf.interp[pb.used].tocsr()
+    assert np.array_equal(pb.forward(w), np.asarray(P @ inf.forward(w.astype(np.float32)), dtype=np.float64))
+    full = lambda g: np.asarray(inf.adjoint((P.T.astype(np.float64) @ g).astype(np.float32)), dtype=np.float64)  # noqa: E731
     for share in (0.001, 0.02, 0.2, 0.9):
-        g = np.where(rng.random(pb.P.shape[0]) < share, rng.normal(0, 1e-3, pb.P.shape[0]), 0.0)
+        g = np.where(rng.random(pb.used.size) < share, rng.normal(0, 1e-3, pb.used.size), 0.0)
         g[rng.integers(0, g.size, 50)] = -0.0  # signed zeros, as min_dose terms leave them
         assert np.array_equal(pb.adjoint(g), full(g)) and pb.adjoint(g).dtype == np.float64
+
+
+def test_unread_rows_below_their_level_leave_the_objective_unchanged(case_for):
+    """External's rows beyond the structures are read by its max_dose term only where they come near
+    the level; at the solution every unread row is below it, so the full objective (every row read)
+    has the same value there, and a level low enough to heat unread rows makes `solve` read them."""
+    case = case_for("pt_278")
+    terms = goal_terms(goals_for(case.patient), case.patient.targets)
+    res = O.solve(case, terms, config=O.SolverConfig(max_iter=60))
+    pb = O.Problem(case, terms, O.SolverConfig())
+    assert pb.unwatched and pb.rows.n_rows < case.patient.external.size
+    every = O.Problem(case, terms, O.SolverConfig(), watch=np.arange(case.patient.external.size))
+    assert not every.unwatched
+    read = O.Problem(case, terms, O.SolverConfig(), watch=np.union1d(O.near_targets(case), O.hot_rows(pb, res.dose)[0]))
+    assert O.hot_rows(read, res.dose)[1] is False and read.rows.n_rows < case.patient.external.size
+    assert read.value_grad_dose(read.forward(res.w), False)[0] == pytest.approx(
+        every.value_grad_dose(every.forward(res.w), False)[0], rel=1e-9)
+    cold = [O.Term("PTV_7000", "min_dose", 70.0, 100.0), O.Term("External", "max_dose", 20.0, 100.0)]
+    cfg = O.SolverConfig(max_iter=40)
+    first = O.Problem(case, cold, cfg, watch=O.near_targets(case))
+    one_round = O._fista(first, None, cfg)
+    assert O.hot_rows(first, one_round.dose)[1]  # unread rows above 20 Gy: the first round's objective missed them
+    hot = O.solve(case, cold, config=cfg)
+    full = O.Problem(case, cold, cfg, watch=np.arange(case.patient.external.size))
+    assert hot.iterations > one_round.iterations
+    assert full.value_grad_dose(full.forward(hot.w), False)[0] < full.value_grad_dose(full.forward(one_round.w), False)[0]

@@ -1,13 +1,14 @@
 """The dose model's beam data, measured the way a physicist commissions a beam (issue 34 item 1).
 
-A water box on an OpenKBP-like grid, one beam (gantry 0), a uniform 10 x 10 cm field at the
-isocentre (10 cm deep, SSD 90 cm): the matrix is built by the suite's own code
-(dose_model.build_node_matrix, node grid and trilinear interpolation), so the numbers are what
-plans get. From the central axis: the depth of maximum dose, the relative depth dose (SSD 90 cm),
+A water box on a 128^3 grid, one beam (gantry 0), a uniform 10 x 10 cm field at the isocentre (10
+cm deep, SSD 90 cm): the matrix is built by the suite's own code (dose_model.build_node_matrix),
+the measured lines (the central axis, the two profiles at 10 cm) being graded voxels, computed at
+full resolution as every structure voxel of a patient is. From the central axis: the depth of
+maximum dose, the relative depth dose (SSD 90 cm),
 TPR(10) and TPR20/10 (the depth dose with the inverse square removed: exact for a kernel whose
 lateral sum does not depend on depth) and from them the PDD(10) at SSD 100 cm. Across the field at
-10 cm: the 80-20 % penumbra, both as computed on the grid and from the kernel alone, and the dose 3
-cm outside the 50 % edge."""
+10 cm: the 80-20 % penumbra, both as computed (primary and scatter) and of the primary kernel alone,
+and the dose 3 cm outside the 50 % edge."""
 
 from __future__ import annotations
 
@@ -20,15 +21,21 @@ from physbench.suites.planning.openkbp import GRID_SHAPE, Patient
 
 ISO_DEPTH_MM = 100.0
 FIELD_MM = 100.0  # the field at the isocentre plane: a 90 mm target grown by the 5 mm beamlet margin
+# 2.5 mm along the beam, 1.5 mm across it: the measured lines are graded voxels (the kernel itself,
+# no interpolation), sampled finely enough that a linear reading of the 80 and 20 % crossings is
+# about 0.1 mm wider than the continuous profile's
+VOXEL_MM = (2.5, 1.5, 1.5)
 SURFACE_I = 8  # grid index of the phantom's entry surface along axis 0 (the beam axis at gantry 0)
 
 # Published 6 MV values the numbers are set beside (ranges over common linacs, 10 x 10 cm field):
 # d_max 1.5 cm and PDD(10) at SSD 100 cm about 67 % (BJR Supplement 25, 1996, table for 6 MV);
 # TPR20/10 0.66-0.68 (IAEA TRS-398, 2000, beam-quality index of 6 MV beams); TPR(10) of a broad
 # field (TMR normalised at d_max) about 0.74-0.79 (BJR Supplement 25); 80-20 % penumbra at 10 cm
-# 5-8 mm (vendor commissioning data, e.g. Varian TrueBeam 6 MV representative beam data); dose
-# 3 cm beyond the field edge at 10 cm about 2-4 % of the central axis (AAPM TG-158, Kry et al.
-# 2017, from phantom scatter and collimator/leaf transmission).
+# 5-8 mm (vendor commissioning data, e.g. Varian TrueBeam 6 MV representative beam data; a narrow
+# 1 x 20 cm strip has 3.7 mm at 10 cm, JACMP 12(3):3475, 2011, Table 2, the lower bound of a
+# broad field's); dose 3 cm beyond the field edge at 10 cm about 2-4 % of the central axis (AAPM
+# TG-158, Kry et al. 2017; phantom scatter plus collimator and leaf transmission, the two parts of
+# Fraass and van de Geijn, Med Phys 10:809, 1983).
 PUBLISHED = {"d_max_mm": [13.0, 17.0], "pdd10_pct": [65.0, 68.5], "tpr_10": [0.74, 0.79],
              "tpr20_10": [0.66, 0.68], "penumbra_80_20_mm": [5.0, 8.0], "out_of_field_3cm_pct": [2.0, 4.0]}
 
@@ -36,8 +43,9 @@ PUBLISHED = {"d_max_mm": [13.0, 17.0], "pdd10_pct": [65.0, 68.5], "tpr_10": [0.7
 def phantom(voxel_mm: tuple[float, float, float]) -> Patient:
     """A water box under the beam and a 90 x 90 mm target slab centred 10 cm deep."""
     nx, ny, nz = GRID_SHAPE
-    half_u = int(round(110.0 / voxel_mm[1]))  # 11 cm each side: room for the edge plus 3 cm and more
-    half_v = int(round(110.0 / voxel_mm[2]))
+    # 11 cm each side (room for the edge plus 3 cm and more), within the grid
+    half_u = min(int(round(110.0 / voxel_mm[1])), ny // 2 - 1)
+    half_v = min(int(round(110.0 / voxel_mm[2])), nz // 2 - 1)
     cj, ck = ny // 2, nz // 2
     i, j, k = np.meshgrid(np.arange(SURFACE_I, nx), np.arange(cj - half_u, cj + half_u + 1),
                           np.arange(ck - half_v, ck + half_v + 1), indexing="ij")
@@ -47,6 +55,17 @@ def phantom(voxel_mm: tuple[float, float, float]) -> Patient:
     ti, tj, tk = np.meshgrid([ci], np.arange(cj - tu, cj + tu), np.arange(ck - tv, ck + tv), indexing="ij")
     target = np.ravel_multi_index((ti.ravel(), tj.ravel(), tk.ravel()), GRID_SHAPE)
     return Patient("water", voxel_mm, np.sort(ext), {"PTV_7000": np.sort(target)}, source="phantom")
+
+
+def measured_voxels(voxel_mm: tuple[float, float, float]) -> np.ndarray:
+    """Sorted flat indices of the central axis and of the two lateral profiles 10 cm deep."""
+    nx, ny, nz = GRID_SHAPE
+    cj, ck = ny // 2, nz // 2
+    ci = SURFACE_I + int(round(ISO_DEPTH_MM / voxel_mm[0]))
+    axis = np.ravel_multi_index((np.arange(SURFACE_I, nx), np.full(nx - SURFACE_I, cj), np.full(nx - SURFACE_I, ck)), GRID_SHAPE)
+    along = np.ravel_multi_index((np.full(ny, ci), np.arange(ny), np.full(ny, ck)), GRID_SHAPE)
+    across = np.ravel_multi_index((np.full(nz, ci), np.full(nz, cj), np.arange(nz)), GRID_SHAPE)
+    return np.unique(np.concatenate([axis, along, across]))
 
 
 def _crossing(x: np.ndarray, y: np.ndarray, level: float) -> float:
@@ -73,13 +92,13 @@ def kernel_penumbra(c: dm.ModelConstants = dm.DEFAULT, depth_mm: float = 100.0) 
     return round((_crossing(x, y / y[0], 0.2) - _crossing(x, y / y[0], 0.8)) * t / 1000.0, 2)
 
 
-def measure(voxel_mm: tuple[float, float, float] = (3.906, 3.906, 2.5), c: dm.ModelConstants = dm.DEFAULT) -> dict[str, Any]:
+def measure(voxel_mm: tuple[float, float, float] = VOXEL_MM, c: dm.ModelConstants = dm.DEFAULT) -> dict[str, Any]:
     """Every number of `physbench planning beam-data`, with the published ranges beside them."""
     from dataclasses import replace
 
     p = phantom(voxel_mm)
     one = replace(c, gantry_deg=(0.0,))
-    grid = dm.node_grid(p.external, c.node_step)
+    grid = dm.node_grid(p.external, c.node_step, measured_voxels(voxel_mm))
     mat, table, _info = dm.build_node_matrix(p, grid, one)
     w = np.ones(mat.shape[1], dtype=np.float32)  # a uniform field
     node = mat @ w

@@ -14,13 +14,14 @@ planning_app = typer.Typer(help="OpenGray planning tasks on OpenKBP anatomy.", n
 DATA_HELP = "A folder of OpenKBP pt_* folders (CSV); the shipped patients when omitted."
 DIJ_HELP = ("A folder of OpenKBP-Opt matrices (<patient>/dij.npz and beamlet_indices.csv, or one patient's two "
             "files): plan on them instead of the pencil-beam model; a matrix that is not its patient's is refused.")
-DOSE_MODEL_HELP = "default (the shipped witnesses' model) or scatter (with phantom scatter and leaf transmission)."
+DOSE_MODEL_HELP = ("default (pencil beams with phantom scatter and leaf transmission: the shipped witnesses' model) "
+                   "or primary (the pencil beams alone).")
 
 
 def _constants(name: str) -> Any:
     from physbench.suites.planning import dose_model as dm
 
-    models = {"default": dm.DEFAULT, "scatter": dm.SCATTER}
+    models = {"default": dm.DEFAULT, "primary": dm.PRIMARY}
     if name not in models:
         raise UserError(f"--dose-model must be one of {', '.join(models)}, not {name!r}")
     return models[name]
@@ -262,8 +263,8 @@ def witnesses(patients: Optional[list[str]] = typer.Argument(None, help="Patient
 def beam_data(dose_model: str = typer.Option("default", "--dose-model", help=DOSE_MODEL_HELP),
               as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
     """The dose model's 6 MV beam data in water beside published ranges: d_max, PDD(10), TPR(10),
-    TPR20/10, the 80-20 % penumbra at 10 cm (on the dose grid and of the kernel) and the dose 3 cm
-    outside the field edge."""
+    TPR20/10, the 80-20 % penumbra at 10 cm (of the whole model and of the primary kernel alone) and
+    the dose 3 cm outside the field edge."""
     from physbench.suites.planning.beam_data import measure
 
     m = measure(c=_constants(dose_model))
@@ -277,7 +278,7 @@ def beam_data(dose_model: str = typer.Option("default", "--dose-model", help=DOS
              f"PDD(10) at SSD 100 cm {m['pdd10_pct']:g} % [{rng('pdd10_pct')}]",
              f"TPR(10) {m['tpr_10']:g} [{rng('tpr_10')}], TPR20/10 {m['tpr20_10']:g} [{rng('tpr20_10')}]",
              f"80-20 % penumbra at 10 cm: {pen['leaf_travel']:g} mm along leaf travel, {pen['across_leaves']:g} mm "
-             f"across leaves, {pen['kernel']:g} mm in the kernel itself [{rng('penumbra_80_20_mm')}]",
+             f"across leaves, {pen['kernel']:g} mm of the primary kernel alone [{rng('penumbra_80_20_mm')}]",
              f"dose 3 cm outside the 50 % edge at 10 cm: {out['leaf_travel']:g} % / {out['across_leaves']:g} % "
              f"of the central axis [{rng('out_of_field_3cm_pct')}]"]
     _emit(m, as_json, "\n".join(lines))

@@ -7,8 +7,9 @@ Dose to a point from beamlet (a, b) of a beam, per unit beamlet weight:
 with d the radiological depth (External = water), t the distance from the source along the
 beam axis, (U, V) the point's divergent projection onto the isocentre plane, w the 5 mm beamlet
 width there, P the width-w aperture convolved with a Gaussian of sigma s (the lateral penumbra,
-growing with depth, projected onto the isocentre plane). Dose is computed on a coarse node grid
-(every ``NODE_STEP`` voxels) and interpolated trilinearly to the OpenKBP voxels.
+growing with depth, projected onto the isocentre plane). Dose is computed at every voxel of every
+structure (full resolution: what goals, objectives and metrics read) and, for the other External
+voxels, on a coarse node grid (every ``node_step`` voxels) interpolated trilinearly.
 """
 
 from __future__ import annotations
@@ -22,9 +23,9 @@ from scipy import sparse
 from scipy.special import erf
 
 from physbench.suites.planning import geometry as geo
-from physbench.suites.planning.openkbp import GRID_SHAPE, Patient
+from physbench.suites.planning.openkbp import GRID_SHAPE, Patient, in_sorted, sorted_unique
 
-MODEL_VERSION = "pencil-6mv-1"
+MODEL_VERSION = "pencil-6mv-2"  # 2: structure voxels are their own dose nodes
 BEAM_MODEL_VERSION = "blurred-fluence-1"  # scatter_model.py: its format and formulas
 
 
@@ -39,8 +40,11 @@ class ModelConstants:
     # TPR(d) = (1 - exp(-d / buildup)) exp(-mu d), scaled to 1 at its maximum (d_max = 15 mm).
     mu_per_mm: float = 0.0050  # narrow-beam effective attenuation of 6 MV in water (0.050 /cm)
     buildup_mm: float = 3.76  # puts the maximum at 15 mm, the 6 MV d_max in water
-    sigma0_mm: float = 2.5  # Gaussian penumbra sigma at the surface (80-20 % width 4.2 mm)
-    sigma_slope: float = 0.015  # sigma growth per mm of depth (80-20 % width 6.0 mm at 10 cm)
+    # Gaussian penumbra sigma of the primary: 2.0 mm at the surface, + 0.015 per mm of depth (80-20 %
+    # width 3.4 mm at the surface, 5.9 mm at 10 cm); with the scatter below a 10 x 10 cm field then has
+    # an 80-20 % penumbra of about 7 mm at 10 cm, inside the 5-8 mm of published 6 MV data (beam_data.py).
+    sigma0_mm: float = 2.0
+    sigma_slope: float = 0.015
     dose_gy: float = 2.0  # Gy per unit weight at d_max on the axis of a broad, uniform beam
     lateral_cutoff: float = 0.005  # a beamlet's 1-D profile is cut where it falls below this
     entry_cutoff: float = 1e-4  # matrix entries below this fraction of dose_gy are dropped
@@ -53,7 +57,9 @@ class ModelConstants:
     scatter_sigma_mm: float = 37.0  # lateral spread of scatter around the field, at the isocentre plane
     scatter_mid_sigma_mm: float = 10.0  # a medium-range part (the beamlets' tails), at the isocentre plane
     scatter_mid_fraction: float = 0.0  # its share of the scatter
-    leaf_transmission: float = 0.0  # fraction of the open fluence under closed leaves (0.017: LoSasso 1998)
+    # fraction of the open fluence under closed leaves: 0.017 in SCATTER (LoSasso et al., Med Phys 25:1919,
+    # 1998: 1.7-2.0 % at 6 MV; Arnfield et al., Med Phys 27:2231, 2000: 1.68 % leakage of a 10 x 10 cm field)
+    leaf_transmission: float = 0.0
     leaf_mu_ratio: float = 2.0  # a leaf pair's beam-on time over the beam's mean beamlet weight
 
     @property
@@ -61,23 +67,20 @@ class ModelConstants:
         return self.scatter_amp > 0 or self.leaf_transmission > 0
 
     def digest(self) -> str:
-        fields = asdict(self)
-        if not self.beam_component:  # the model without the beam component keeps its published hash
-            for k in ("scatter_amp", "scatter_depth_mm", "scatter_mu_per_mm", "scatter_sigma_mm",
-                      "scatter_mid_sigma_mm", "scatter_mid_fraction", "leaf_transmission", "leaf_mu_ratio"):
-                fields.pop(k)
-        else:
-            fields["beam_model"] = BEAM_MODEL_VERSION
+        fields = {**asdict(self), "beam_model": BEAM_MODEL_VERSION}
         return hashlib.sha256(json.dumps({"version": MODEL_VERSION, **fields}, sort_keys=True).encode()).hexdigest()
 
 
-DEFAULT = ModelConstants()
-# Scatter and leaf transmission switched on (named option `scatter`; not the default until the
-# witnesses are regenerated on it). Constants: a broad 10 x 10 cm field then has TPR(10) and
-# TPR20/10 in the published 6 MV range (BJR Supplement 25) and about 2-4 % dose 3 cm outside the
-# field edge (AAPM TG-158); leaf transmission 1.7 % (LoSasso et al., Med Phys 25:1919, 1998).
+# Primary pencil beams only (named option `primary`): no scatter tail, no leaf transmission.
+PRIMARY = ModelConstants()
+# The default: scatter and leaf transmission switched on (scatter_model.py). Constants: a broad
+# 10 x 10 cm field then has TPR(10) and TPR20/10 in the published 6 MV range (BJR Supplement 25)
+# and about 2-4 % dose 3 cm outside the field edge (AAPM TG-158, Kry et al. 2017; made of phantom
+# scatter and transmission as Fraass and van de Geijn, Med Phys 10:809, 1983, separate them); leaf
+# transmission 1.7 % (LoSasso et al. 1998; Arnfield et al. 2000).
 SCATTER = ModelConstants(scatter_amp=0.36, scatter_sigma_mm=45.0, scatter_mid_sigma_mm=10.0, scatter_mid_fraction=0.4,
                          scatter_mu_per_mm=0.0025, leaf_transmission=0.017)
+DEFAULT = SCATTER
 
 
 def tpr(depth_mm: np.ndarray, c: ModelConstants = DEFAULT) -> np.ndarray:
@@ -105,35 +108,48 @@ def sigma_mm(depth_mm: np.ndarray, c: ModelConstants = DEFAULT) -> np.ndarray:
 
 @dataclass
 class NodeGrid:
-    """Coarse dose nodes and the trilinear map from External voxels to them."""
+    """Dose nodes and the map from External voxels to them: a graded voxel is its own node (an
+    identity row); every other External voxel is trilinear in the coarse nodes around it."""
 
     ijk: np.ndarray  # (n_nodes, 3) grid coordinates of the nodes (may reach one step past the grid)
     interp: sparse.csr_matrix  # (n_external, n_nodes): voxel dose = interp @ node dose
 
 
-def node_grid(external: np.ndarray, step: tuple[int, int, int]) -> NodeGrid:
-    """Nodes at multiples of ``step`` needed to interpolate every External voxel trilinearly."""
+def node_grid(external: np.ndarray, step: tuple[int, int, int], fine: np.ndarray | None = None) -> NodeGrid:
+    """Nodes for External: each voxel of ``fine`` (sorted flat indices, e.g. every structure) at
+    full resolution, and the nodes at multiples of ``step`` that the other voxels interpolate from.
+    A coarse node on a fine voxel is that voxel's node (the same point, the same dose)."""
     ijk = geo.grid_ijk(external)
-    st = np.asarray(step, dtype=np.int64)
-    lo = (ijk // st) * st
-    frac = (ijk - lo) / st
-    rows, corners, weights = [], [], []
     n = ijk.shape[0]
+    is_fine = in_sorted(external, fine) if fine is not None and fine.size else np.zeros(n, dtype=bool)
+    st = np.asarray(step, dtype=np.int64)
+    ext = tuple(np.asarray(GRID_SHAPE) + st)  # an extended grid: one step past the last voxel on each axis
+    rows, keys, weights = [np.flatnonzero(is_fine)], [], [np.ones(int(is_fine.sum()))]
+    keys.append(np.ravel_multi_index(ijk[is_fine].T, ext))
+    coarse = np.flatnonzero(~is_fine)
+    lo = (ijk[coarse] // st) * st
+    frac = (ijk[coarse] - lo) / st
     for ci in range(8):
         bits = np.array([(ci >> 2) & 1, (ci >> 1) & 1, ci & 1])
         w = np.prod(np.where(bits, frac, 1.0 - frac), axis=1)
         keep = w > 0
-        rows.append(np.nonzero(keep)[0])
-        corners.append(lo[keep] + bits * st)
+        rows.append(coarse[keep])
+        keys.append(np.ravel_multi_index((lo[keep] + bits * st).T, ext))
         weights.append(w[keep])
-    corner = np.concatenate(corners)
-    # key nodes on an extended grid (one step past the last voxel on each axis)
-    ext = np.asarray(GRID_SHAPE) + st
-    key = np.ravel_multi_index(corner.T, tuple(ext))
-    uniq, col = np.unique(key, return_inverse=True)
-    nodes = np.stack(np.unravel_index(uniq, tuple(ext)), axis=1)
+    uniq, col = np.unique(np.concatenate(keys), return_inverse=True)
+    nodes = np.stack(np.unravel_index(uniq, ext), axis=1)
     interp = sparse.csr_matrix((np.concatenate(weights), (np.concatenate(rows), col)), shape=(n, uniq.size))
     return NodeGrid(nodes, interp)
+
+
+def graded_voxels(patient: Patient) -> np.ndarray:
+    """Sorted flat indices of every structure's voxels inside External: where goals, objectives and
+    metrics read dose, computed there at full resolution."""
+    parts = [patient.structures[n] for n in patient.structures]
+    if not parts:
+        return np.zeros(0, dtype=np.int64)
+    every = sorted_unique(np.concatenate(parts))
+    return every[in_sorted(every, patient.external)]
 
 
 @dataclass

@@ -1,7 +1,8 @@
 """Dose influence: the sparse map from beamlet weights to the dose of every External voxel.
 
-Two sources give the same object: this suite's pencil-beam model (``build``; a coarse node
-matrix and a trilinear interpolation to the voxels) and a user's OpenKBP-Opt ``dij.npz`` with its
+Two sources give the same object: this suite's pencil-beam model (``build``; a node matrix
+with a node at every structure voxel, and a trilinear interpolation from coarse nodes for the
+rest of External) and a user's OpenKBP-Opt ``dij.npz`` with its
 ``beamlet_indices.csv`` (``load_openkbp_opt``; the matrix rows are the voxels, so the
 interpolation is the identity). Built matrices are cached on disk under their content hash.
 """
@@ -114,7 +115,7 @@ def model_hash(patient: Patient, constants: dm.ModelConstants = dm.DEFAULT) -> s
 def build(patient: Patient, constants: dm.ModelConstants = dm.DEFAULT) -> DoseInfluence:
     """The pencil-beam matrix of ``patient`` (no cache)."""
     t0 = time.perf_counter()
-    grid = dm.node_grid(patient.external, constants.node_step)
+    grid = dm.node_grid(patient.external, constants.node_step, dm.graded_voxels(patient))
     mat, table, info = dm.build_node_matrix(patient, grid, constants)
     beams = agg = scatter = blur = None
     if constants.beam_component:

@@ -101,6 +101,7 @@ class Case:
         self._influence = influence if isinstance(influence, DoseInfluence) else None
         self._make = None if isinstance(influence, DoseInfluence) else influence
         self._rows: dict[str, tuple[np.ndarray, int]] = {}
+        self._masks: dict[str, np.ndarray] = {}
 
     @property
     def influence(self) -> DoseInfluence:
@@ -128,6 +129,14 @@ class Case:
             ok = in_sorted(flat, self.patient.external)
             self._rows[key] = np.searchsorted(self.patient.external, flat[ok]), int((~ok).sum())
         return self._rows[key]
+
+    def in_structure(self) -> np.ndarray:
+        """Per dose row (External voxel): whether any structure holds it (what goals can read)."""
+        if "|any" not in self._masks:
+            parts = [self.patient.structures[n] for n in self.patient.structures]
+            every = sorted_unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int64)
+            self._masks["|any"] = in_sorted(self.patient.external, every)
+        return self._masks["|any"]
 
     def structure_dose(self, dose: np.ndarray, structure: str, merge: bool = True) -> np.ndarray:
         rows, outside = self.rows(structure, merge)

@@ -23,13 +23,15 @@ neighbour counting as zero; the plan's SPG sums the nine beams.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
-from scipy import sparse
+from scipy import ndimage, sparse
 
 from physbench.suites.planning.influence import DoseInfluence
 from physbench.suites.planning.metrics import Case
+from physbench.suites.planning.openkbp import GRID_SHAPE, in_sorted
+from physbench.suites.planning.row_dose import RowDose
 
 TERMS = ("min_dose", "max_dose", "mean_dose", "uniform_dose", "dvh_max")
 PRIORITY_MAX = 1000.0
@@ -145,27 +147,31 @@ def _as_slice(loc: np.ndarray) -> np.ndarray | slice:
 class Problem:
     """The assembled objective on one case: rows each term reads, the smoothness operator."""
 
-    def __init__(self, case: Case, terms: list[Term], config: SolverConfig):
+    def __init__(self, case: Case, terms: list[Term], config: SolverConfig, watch: np.ndarray | None = None):
         if not terms:
             raise ValueError("an objective needs at least one term")
         self.case, self.terms, self.cfg = case, terms, config
         inf = case.influence
         self.inf = inf
-        rows_list, self.term_rows = [], []
+        rows_list, self.term_rows, self.unwatched = [], [], []
+        own = case.in_structure()
         for t in terms:
             if not case.patient.has(t.structure):
                 raise ValueError(f"structure {t.structure!r} is not in case {case.id}")
             rows, outside = case.rows(t.structure, merge=False)
+            n_all = rows.size + outside
+            if t.term == "max_dose" and not own[rows].all():
+                # rows beyond every structure (External's rest) below the level add nothing:
+                # only the watched ones are read; `solve` watches every one that comes near it
+                keep = own[rows] | (in_sorted(rows, watch) if watch is not None else False)
+                if not keep.all():
+                    self.unwatched.append((t, rows[~keep]))
+                rows = rows[keep]
             rows_list.append(rows)
-            self.term_rows.append((rows, rows.size + outside, outside))
+            self.term_rows.append((rows, n_all, outside))
         used = np.unique(np.concatenate(rows_list))
         self.used = used
-        self.P = inf.interp[used].tocsr()
-        self.PT = self.P.T.tocsr()
-        # the adjoint over active rows only (`_active_adjoint`), for the plain pencil-beam model
-        self._sparse_adjoint = inf.beams is None and inf.scatter is None and self.P.has_sorted_indices \
-            and inf.nodes.has_sorted_indices
-        self.P64 = self.P.astype(np.float64) if self._sparse_adjoint else None  # scipy's upcast, made once
+        self.rows = RowDose(inf, used)  # the structures' node rows only, never the rest of External
         self.local = [_as_slice(np.searchsorted(used, r)) for r, _n, _o in self.term_rows]
         pairs = neighbour_pairs(inf)
         n = inf.n_beamlets
@@ -179,7 +185,7 @@ class Problem:
 
     def forward(self, w: np.ndarray) -> np.ndarray:
         """Doses of the rows the terms read."""
-        return np.asarray(self.P @ self.inf.forward(w.astype(np.float32)), dtype=np.float64)
+        return self.rows.forward(w)
 
     def value_grad_dose(self, d: np.ndarray, need_grad: bool = True) -> tuple[float, np.ndarray | None]:
         f = 0.0
@@ -200,31 +206,71 @@ class Problem:
         return self.cfg.smoothness * float(w @ hw), 2.0 * self.cfg.smoothness * hw
 
     def adjoint(self, g_rows: np.ndarray) -> np.ndarray:
-        # the row sum in float64 (then float32): the shipped witnesses were found with this rounding
-        if not self._sparse_adjoint:
-            return np.asarray(self.inf.adjoint((self.PT @ g_rows).astype(np.float32)), dtype=np.float64)
-        return np.asarray(self._active_adjoint(g_rows), dtype=np.float64)
+        return self.rows.adjoint(g_rows)
 
-    def _active_adjoint(self, g_rows: np.ndarray) -> np.ndarray:
-        """``inf.adjoint((PT @ g).astype(float32))`` over the rows and nodes with a nonzero value only.
 
-        Most voxels meet their terms, so the gradient is zero on most rows and most nodes. Each sum
-        runs over the same nonzero terms in the same order as the full products (CSR rows sorted by
-        column; a transposed slice adds column by column), so the result is bit for bit the same:
-        the skipped terms are exact zeros, which leave a floating-point sum unchanged."""
-        rows = np.flatnonzero(g_rows)
-        if rows.size * 4 > g_rows.size:  # dense enough: the full products cost no more
-            return self.inf.adjoint((self.PT @ g_rows).astype(np.float32))
-        node_g = np.asarray(self.P64[rows].T @ g_rows[rows]).astype(np.float32)
-        nodes = np.flatnonzero(node_g)
-        return np.asarray(self.inf.nodes[nodes].T @ node_g[nodes])
+NEAR_VOXELS = 2
+WATCH_SHARE = 0.95  # an unread row is watched once its dose reaches this share of its term's level
+MAX_ROUNDS = 3
+
+
+def near_targets(case: Case) -> np.ndarray:
+    """Rows beyond every structure within ``NEAR_VOXELS`` voxels of a target: where a plan's hot spots
+    outside the structures lie (watched from the start, so a second round is rare)."""
+    p = case.patient
+    if not p.targets:
+        return np.zeros(0, dtype=np.int64)
+    vol = np.zeros(GRID_SHAPE, dtype=bool)
+    vol.flat[np.concatenate([p.mask(t) for t in p.targets])] = True
+    near = np.flatnonzero(ndimage.binary_dilation(vol, iterations=NEAR_VOXELS).ravel()[p.external])
+    return near[~case.in_structure()[near]]
+
+
+def hot_rows(pb: Problem, dose: np.ndarray) -> tuple[np.ndarray, bool]:
+    """Unread rows of max_dose terms whose dose (every External voxel) comes near the term's level,
+    and whether any is above it (then the objective missed a nonzero part)."""
+    hot = [r[dose[r] >= WATCH_SHARE * t.level] for t, r in pb.unwatched if r.size]
+    over = any(bool((dose[r] > t.level).any()) for t, r in pb.unwatched if r.size)
+    return (np.unique(np.concatenate(hot)) if hot else np.zeros(0, dtype=np.int64)), over
 
 
 def solve(case: Case, terms: list[Term], w0: np.ndarray | None = None, config: SolverConfig | None = None) -> SolveResult:
-    """Minimise the objective from ``w0`` (zeros when None) with FISTA, backtracking and restart."""
+    """Minimise the objective from ``w0`` (zeros when None) with FISTA, backtracking and restart.
+
+    A max_dose term reads its structure's own-node rows and the interpolated rows near its level
+    (the watched ones); a row below its level adds nothing, so when the solution leaves every
+    unread row below it, it is the solution of the full objective. Otherwise the rows that came
+    near are watched too and the solve goes on from there (at most ``MAX_ROUNDS`` rounds)."""
     cfg = config or SolverConfig()
     t_start = time.perf_counter()
-    pb = Problem(case, terms, cfg)
+    inf = case.influence
+    watch = near_targets(case)
+    pb = Problem(case, terms, cfg, watch)
+    if w0 is not None and pb.unwatched:
+        hot, _over = hot_rows(pb, inf.dose(np.clip(np.asarray(w0, dtype=np.float64), 0.0, cfg.w_max)))
+        if hot.size:
+            watch = np.union1d(watch, hot)
+            pb = Problem(case, terms, cfg, watch)
+    res = _fista(pb, w0, cfg)
+    for _ in range(MAX_ROUNDS - 1):
+        hot, over = hot_rows(pb, res.dose)
+        if not over:
+            break
+        watch = np.union1d(watch, hot)
+        pb = Problem(case, terms, cfg, watch)
+        left = replace(cfg, max_iter=max(cfg.max_iter - res.iterations, cfg.max_iter // 5))
+        more = _fista(pb, res.w, left)
+        more.iterations += res.iterations
+        more.history = res.history + more.history
+        res = more
+    res.warm_start, res.wall_s = w0 is not None, time.perf_counter() - t_start
+    return res
+
+
+def _fista(pb: Problem, w0: np.ndarray | None, cfg: SolverConfig) -> SolveResult:
+    """FISTA with backtracking and adaptive restart on one assembled problem."""
+    t_start = time.perf_counter()
+    case = pb.case
     n = case.influence.n_beamlets
     x = np.zeros(n) if w0 is None else np.clip(np.asarray(w0, dtype=np.float64), 0.0, cfg.w_max)
     if x.shape != (n,):

@@ -10,17 +10,19 @@ W_b is the beam's fluence map (beamlet weights on the 5 mm cells of the isocentr
 Gaussian of sigma_s there (or a mixture with a medium-range one, the beamlets' tails), so scatter
 follows the modulation; F_b is the beam's mean beamlet weight, T the leaf transmission, k a leaf
 pair's beam-on time over F_b, the jaws the bounding box of the beamlet region, P the primary's
-penumbra profile. The blur is applied to the weights (``Blur``, a Gaussian filter per beam), then
+penumbra profile. The blur is applied to the weights (``Blur``, a separable Gaussian per beam as two
+small dense matrix products), then
 sampled bilinearly at each node (``sample``: nodes x cells, four entries per node and beam).
 Limits: at most two Gaussian ranges, fixed over depth; no tongue-and-groove; transmission ignores the open fraction of each
 cell (T w_j, under 2 %)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
-from scipy import ndimage, sparse
+from scipy import sparse
 
 from physbench.suites.planning import dose_model as dm
 from physbench.suites.planning import geometry as geo
@@ -50,21 +52,37 @@ class Blur:
     sigma_cells: float
     mid_sigma_cells: float = 0.0  # a second, medium-range Gaussian (0: none)
     mid_fraction: float = 0.0  # its share of the scatter
+    _mats: Any = field(default=None, repr=False, compare=False)  # the stack and filters, made on first use
 
     @property
     def n_cells(self) -> int:
         return int((self.grid[:, 3] * self.grid[:, 4]).sum())
 
-    def _filter(self, flat: np.ndarray) -> np.ndarray:
-        out = np.empty_like(flat)
-        for _b, _a0, _b0, na, nb, off in self.grid:
-            m = flat[off: off + na * nb].reshape(na, nb)
-            g = ndimage.gaussian_filter(m, self.sigma_cells, mode="constant", truncate=4.0)
+    def _stack(self) -> tuple[np.ndarray, list[tuple[float, np.ndarray, np.ndarray]]]:
+        """Where each flat cell sits in a (beams, A, B) stack of the maps (zero-padded to the largest),
+        and per range (share, G_a, G_b): the Gaussian filters as dense matrices on that stack."""
+        if self._mats is None:
+            big_a, big_b = int(self.grid[:, 3].max()), int(self.grid[:, 4].max())
+            pos = np.empty(self.n_cells, dtype=np.int64)
+            for i, (_b, _a0, _b0, na, nb, off) in enumerate(self.grid):
+                ia, ib = np.divmod(np.arange(na * nb), nb)
+                pos[off: off + na * nb] = (i * big_a + ia) * big_b + ib
+            parts = [(1.0 - self.mid_fraction, self.sigma_cells)]
             if self.mid_fraction > 0:
-                g = (1 - self.mid_fraction) * g + self.mid_fraction * ndimage.gaussian_filter(
-                    m, self.mid_sigma_cells, mode="constant", truncate=4.0)
-            out[off: off + na * nb] = g.ravel()
-        return out
+                parts.append((self.mid_fraction, self.mid_sigma_cells))
+            self._mats = (pos, [(share, gauss_matrix(big_a, sig), gauss_matrix(big_b, sig)) for share, sig in parts])
+        return self._mats
+
+    def _filter(self, flat: np.ndarray) -> np.ndarray:
+        """Each beam's map M -> sum over ranges of share G_a M G_b^T (separable; zero outside the map,
+        which the zero padding of the stack keeps: a padded cell holds no weight and is never read)."""
+        pos, mats = self._stack()
+        big_a, big_b = mats[0][1].shape[0], mats[0][2].shape[0]
+        stack = np.zeros(len(self.grid) * big_a * big_b, dtype=np.float32)
+        stack[pos] = flat
+        m = stack.reshape(len(self.grid), big_a, big_b)
+        out = sum(share * np.matmul(np.matmul(ga, m), gb.T) for share, ga, gb in mats)
+        return np.asarray(out, dtype=flat.dtype).reshape(-1)[pos]
 
     def forward(self, w: np.ndarray) -> np.ndarray:
         flat = np.zeros(self.n_cells, dtype=w.dtype)
@@ -73,6 +91,17 @@ class Blur:
 
     def adjoint(self, v: np.ndarray) -> np.ndarray:
         return self._filter(np.asarray(v))[self.cell]  # a zero-padded symmetric filter is self-adjoint
+
+
+def gauss_matrix(n: int, sigma_cells: float, truncate: float = 4.0) -> np.ndarray:
+    """(n x n) float32: a unit-sum Gaussian of ``sigma_cells`` cut at ``truncate`` sigma, zero past the ends
+    (the filter of scipy.ndimage.gaussian_filter1d with mode="constant", as a matrix)."""
+    r = int(truncate * sigma_cells + 0.5)
+    x = np.arange(-r, r + 1)
+    k = np.exp(-0.5 * (x / sigma_cells) ** 2)
+    k /= k.sum()
+    d = np.arange(n)[None, :] - np.arange(n)[:, None]
+    return np.where(np.abs(d) <= r, k[np.clip(d + r, 0, 2 * r)], 0.0).astype(np.float32)
 
 
 def blur_for(beam: np.ndarray, row: np.ndarray, col: np.ndarray, c: dm.ModelConstants) -> Blur:
