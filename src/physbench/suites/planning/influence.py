@@ -36,6 +36,18 @@ def cache_dir() -> Path:
     return Path(env) if env else Path.home() / ".cache" / "physbench" / "planning"
 
 
+def node_dose(nodes: sparse.csr_matrix, beams: sparse.csr_matrix | None, agg: sparse.csr_matrix | None,
+              scatter: sparse.csr_matrix | None, blur: Any, w32: np.ndarray) -> np.ndarray:
+    """Node doses of float32 weights: beamlets, then leaf transmission and scatter where present
+    (shared by the whole matrix and by a row subset of it, so both sum in the same order)."""
+    out = nodes @ w32
+    if beams is not None and agg is not None:
+        out = out + beams @ (agg @ w32)
+    if scatter is not None and blur is not None:
+        out = out + scatter @ blur.forward(w32)
+    return out
+
+
 @dataclass
 class DoseInfluence:
     """voxel dose (Gy) = interp @ (nodes @ w); rows of ``interp`` follow ``voxels`` (sorted)."""
@@ -68,12 +80,7 @@ class DoseInfluence:
 
     def forward(self, w32: np.ndarray) -> np.ndarray:
         """Node doses (float32) of float32 weights: the beamlet matrix plus the beam component."""
-        out = self.nodes @ w32
-        if self.beams is not None and self.agg is not None:
-            out = out + self.beams @ (self.agg @ w32)
-        if self.scatter is not None and self.blur is not None:
-            out = out + self.scatter @ self.blur.forward(w32)
-        return out
+        return node_dose(self.nodes, self.beams, self.agg, self.scatter, self.blur, w32)
 
     def adjoint(self, v32: np.ndarray) -> np.ndarray:
         """The transpose of ``forward`` applied to float32 node values."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import sparse
 
-from physbench.suites.planning.influence import DoseInfluence
+from physbench.suites.planning.influence import DoseInfluence, node_dose
 
 
 class RowDose:
@@ -37,12 +37,7 @@ class RowDose:
         self.PT64 = None if one else local.T.tocsr().astype(np.float64)
 
     def node_forward(self, w32: np.ndarray) -> np.ndarray:
-        out = self.nodes @ w32
-        if self.beams is not None and self.agg is not None:
-            out = out + self.beams @ (self.agg @ w32)
-        if self.scatter is not None and self.blur is not None:
-            out = out + self.scatter @ self.blur.forward(w32)
-        return out
+        return node_dose(self.nodes, self.beams, self.agg, self.scatter, self.blur, w32)
 
     def forward(self, w: np.ndarray) -> np.ndarray:
         """float64 doses of the rows for weights ``w`` (computed in float32, as the matrix is)."""
