@@ -19,7 +19,7 @@ from physbench.suites.planning import influence, openkbp, solve_cache
 from physbench.suites.planning import tasks as T
 from physbench.suites.planning.harness import PlanningHarness
 from physbench.suites.planning.metrics import Case
-from physbench.suites.planning.optimizer import SolverConfig, solve
+from physbench.suites.planning.optimizer import PLAN_STEPS, SolverConfig, solve
 from physbench.suites.planning.systems import SYSTEMS
 
 _VOLATILE = ("wall_s", "log")  # timings differ between any two runs
@@ -40,7 +40,7 @@ def sweep(case: Case, tasks: list[dict], cfg: SolverConfig) -> tuple[float, list
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("patients", nargs="*", default=["pt_241"])
-    ap.add_argument("--max-iter", type=int, default=500, help="the harness's solver iterations (default 500)")
+    ap.add_argument("--max-iter", type=int, default=PLAN_STEPS, help=f"the harness's solver budget (default {PLAN_STEPS})")
     args = ap.parse_args()
     tasks_all, _ = T.build_tasks(args.patients)
     cfg = SolverConfig(max_iter=args.max_iter)

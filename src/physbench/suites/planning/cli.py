@@ -131,7 +131,9 @@ def plan(patient: str = typer.Argument(..., help="Patient id, e.g. pt_241."),
          data: Optional[str] = typer.Option(None, "--data", help=DATA_HELP),
          dij: Optional[str] = typer.Option(None, "--dij", help="A folder with an OpenKBP-Opt dij.npz and beamlet_indices.csv "
                                                              "for this patient, used instead of the pencil-beam model."),
-         iterations: int = typer.Option(500, "--iterations", min=1, max=20000, help="Optimizer iteration limit."),
+         iterations: int = typer.Option(200, "--iterations", min=1, max=20000,
+                                        help="Optimizer budget: L-BFGS-B objective evaluations (FISTA: iterations)."),
+         method: str = typer.Option("lbfgsb", "--method", help="Descent method: lbfgsb (default) or fista."),
          as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
     """Optimize the routine goals of one patient once and print every goal's metric."""
     import time
@@ -143,21 +145,23 @@ def plan(patient: str = typer.Argument(..., help="Patient id, e.g. pt_241."),
     from physbench.suites.planning.optimizer import SolverConfig, solve
     from physbench.suites.planning.templates import goal_terms
 
+    if method not in ("lbfgsb", "fista"):
+        raise UserError(f"--method must be lbfgsb or fista, not {method!r}")
     p = load_patient(patient, data)
     t0 = time.perf_counter()
     inf = infl.load_openkbp_opt(dij, p) if dij else infl.influence_for(p)
     load_s = time.perf_counter() - t0
     case = Case(p, inf)
     goals = goals_for(p)
-    res = solve(case, goal_terms(goals, p.targets), config=SolverConfig(max_iter=iterations))
+    res = solve(case, goal_terms(goals, p.targets), config=SolverConfig(max_iter=iterations, method=method))
     rows = evaluate(case, res.dose, goals)
     out = {"patient": p.id, "influence": {"source": inf.source, "hash": inf.content_hash, "n_beamlets": inf.n_beamlets,
                                           "nnz": int(inf.nodes.nnz), "cached": bool(inf.info.get("cached")),
                                           "load_or_build_s": round(load_s, 3)},
-           "solver": {"iterations": res.iterations, "converged": res.converged, "wall_s": round(res.wall_s, 3),
+           "solver": {"method": res.method, "iterations": res.iterations, "converged": res.converged, "wall_s": round(res.wall_s, 3),
                       "spg": round(res.spg, 2), "w_max": round(float(res.w.max()), 3)},
            "goals": rows, "global_max_gy": round(case.global_max(res.dose), 4), "rejected": rejection(case, res.dose)}
-    lines = [f"{p.id}: {inf.n_beamlets} beamlets ({inf.source}), {res.iterations} iterations in {res.wall_s:.2f} s, "
+    lines = [f"{p.id}: {inf.n_beamlets} beamlets ({inf.source}), {res.iterations} {res.method} steps in {res.wall_s:.2f} s, "
              f"SPG {res.spg:.1f}, max weight {res.w.max():.2f}"]
     for r in rows:
         lines.append(f"  {r['structure']} {r['metric']} {r['op']} {r['value']:g} Gy: {r['achieved']:.2f} Gy "

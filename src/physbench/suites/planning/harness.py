@@ -26,7 +26,7 @@ from physbench.suites.planning import geometry as geo
 from physbench.suites.planning.goals import Goal, evaluate, rejection, rules_text
 from physbench.suites.planning.metrics import Case, dvh, parse_metric
 from physbench.suites.planning.plan_quality import plan_metric
-from physbench.suites.planning.optimizer import SolverConfig, Term, spg
+from physbench.suites.planning.optimizer import PLAN_STEPS, SolverConfig, Term, spg
 from physbench.suites.planning.solve_cache import cached_solve
 from physbench.suites.planning.tasks import task_token
 from physbench.suites.planning.tools import TERM_TYPES, TOOL_NAMES, TOOL_SPECS, ToolArgumentError, parse_arguments
@@ -62,7 +62,7 @@ class PlanningHarness:
                  optimize_budget: int = OPTIMIZE_BUDGET, tool_budget: int = TOOL_CALL_BUDGET):
         self.task, self.case = task, case
         self.goals = [Goal.from_dict(g) for g in task["goals"]]
-        self.solver = solver or SolverConfig(max_iter=500)
+        self.solver = solver or SolverConfig(max_iter=PLAN_STEPS)
         self.optimize_budget, self.tool_budget = optimize_budget, tool_budget
         self.optimize_calls = self.tool_calls = 0
         self.objectives: dict[str, list[Term]] = {}

@@ -58,39 +58,47 @@ class Blur:
     def n_cells(self) -> int:
         return int((self.grid[:, 3] * self.grid[:, 4]).sum())
 
-    def _stack(self) -> tuple[np.ndarray, list[tuple[float, np.ndarray, np.ndarray]]]:
+    def _stack(self) -> tuple[np.ndarray, np.ndarray, slice, slice, list[tuple[float, np.ndarray, np.ndarray]]]:
         """Where each flat cell sits in a (beams, A, B) stack of the maps (zero-padded to the largest),
-        and per range (share, G_a, G_b): the Gaussian filters as dense matrices on that stack."""
+        where each beamlet sits in the block of the stack that holds every beamlet (slices sa, sb), and
+        per range (share, G_a, G_b): the Gaussian filters as dense matrices on that stack."""
         if self._mats is None:
             big_a, big_b = int(self.grid[:, 3].max()), int(self.grid[:, 4].max())
             pos = np.empty(self.n_cells, dtype=np.int64)
             for i, (_b, _a0, _b0, na, nb, off) in enumerate(self.grid):
                 ia, ib = np.divmod(np.arange(na * nb), nb)
                 pos[off: off + na * nb] = (i * big_a + ia) * big_b + ib
+            beam_i, a, b = np.unravel_index(pos[self.cell], (len(self.grid), big_a, big_b))
+            sa, sb = slice(int(a.min()), int(a.max()) + 1), slice(int(b.min()), int(b.max()) + 1)
+            inner = (beam_i * (sa.stop - sa.start) + a - sa.start) * (sb.stop - sb.start) + b - sb.start
             parts = [(1.0 - self.mid_fraction, self.sigma_cells)]
             if self.mid_fraction > 0:
                 parts.append((self.mid_fraction, self.mid_sigma_cells))
-            self._mats = (pos, [(share, gauss_matrix(big_a, sig), gauss_matrix(big_b, sig)) for share, sig in parts])
+            mats = [(share, gauss_matrix(big_a, sig), gauss_matrix(big_b, sig)) for share, sig in parts]
+            self._mats = (pos, inner, sa, sb, mats)
         return self._mats
 
-    def _filter(self, flat: np.ndarray) -> np.ndarray:
-        """Each beam's map M -> sum over ranges of share G_a M G_b^T (separable; zero outside the map,
-        which the zero padding of the stack keeps: a padded cell holds no weight and is never read)."""
-        pos, mats = self._stack()
-        big_a, big_b = mats[0][1].shape[0], mats[0][2].shape[0]
-        stack = np.zeros(len(self.grid) * big_a * big_b, dtype=np.float32)
-        stack[pos] = flat
-        m = stack.reshape(len(self.grid), big_a, big_b)
-        out = sum(share * np.matmul(np.matmul(ga, m), gb.T) for share, ga, gb in mats)
-        return np.asarray(out, dtype=flat.dtype).reshape(-1)[pos]
-
     def forward(self, w: np.ndarray) -> np.ndarray:
-        flat = np.zeros(self.n_cells, dtype=w.dtype)
-        flat[self.cell] = w
-        return self._filter(flat)
+        """Each beam's map M -> sum over ranges of share G_a M G_b^T at every cell (separable; zero
+        outside the map, which the zero padding keeps). M is zero outside the beamlet block, so only
+        the filters' columns over that block are multiplied."""
+        pos, inner, sa, sb, mats = self._stack()
+        m = np.zeros((len(self.grid), sa.stop - sa.start, sb.stop - sb.start), dtype=w.dtype)
+        m.flat[inner] = w
+        out = sum(share * np.matmul(np.matmul(ga[:, sa], m), gb[:, sb].T) for share, ga, gb in mats)
+        return np.asarray(out, dtype=w.dtype).reshape(-1)[pos]
 
     def adjoint(self, v: np.ndarray) -> np.ndarray:
-        return self._filter(np.asarray(v))[self.cell]  # a zero-padded symmetric filter is self-adjoint
+        """The transpose of ``forward``: the same symmetric filter, read at the beamlets only (so only
+        the filters' rows over the beamlet block are multiplied)."""
+        pos, inner, sa, sb, mats = self._stack()
+        v = np.asarray(v)
+        big_a, big_b = mats[0][1].shape[0], mats[0][2].shape[0]
+        stack = np.zeros(len(self.grid) * big_a * big_b, dtype=v.dtype)
+        stack[pos] = v
+        m = stack.reshape(len(self.grid), big_a, big_b)
+        out = sum(share * np.matmul(np.matmul(ga[sa, :], m), gb[sb, :].T) for share, ga, gb in mats)
+        return np.asarray(out, dtype=v.dtype).reshape(-1)[inner]
 
 
 def gauss_matrix(n: int, sigma_cells: float, truncate: float = 4.0) -> np.ndarray:

@@ -20,7 +20,7 @@ import numpy as np
 
 from physbench.suites.planning.goals import TOL_GY, Goal, evaluate
 from physbench.suites.planning.metrics import Case
-from physbench.suites.planning.optimizer import SolverConfig, solve
+from physbench.suites.planning.optimizer import PLAN_STEPS, SolverConfig, solve
 from physbench.suites.planning.templates import goal_terms
 
 CORD = "SpinalCord"
@@ -100,7 +100,7 @@ class Witness:
 
 def find(case: Case, goals: list[Goal], config: SolverConfig | None = None, max_solves: int = MAX_SOLVES) -> Witness | None:
     """The plan with the lowest cord D0.1cc among those meeting every hard goal, or None."""
-    cfg = config or SolverConfig(max_iter=500)
+    cfg = config or SolverConfig(max_iter=PLAN_STEPS)
     hard_idx = [i for i, g in enumerate(goals) if g.kind == "hard"]
     cord_goal = next((g for g in goals if g.structure == CORD and g.upper), None)
     if cord_goal is None:
@@ -155,7 +155,7 @@ def record(case: Case, found: Witness, goals: list[Goal]) -> dict[str, Any]:
 
 
 def table(cases: list[Case], goals_of: Any) -> dict[str, Any]:
-    """The witness table of these cases: {model, patients: {id: record}, no_witness: {id: why}}."""
+    """The witness table of these cases: {model, optimizer, patients: {id: record}, no_witness: {id: why}}."""
     from physbench.suites.planning.dose_model import MODEL_VERSION
 
     patients: dict[str, Any] = {}
@@ -170,4 +170,5 @@ def table(cases: list[Case], goals_of: Any) -> dict[str, Any]:
             missing[case.id] = "no plan met every hard goal"
         else:
             patients[case.id] = record(case, found, goals)
-    return {"model": MODEL_VERSION, "patients": patients, "no_witness": missing}
+    return {"model": MODEL_VERSION, "optimizer": f"lbfgsb, {PLAN_STEPS} evaluations a solve", "patients": patients,
+            "no_witness": missing}
