@@ -35,13 +35,14 @@ def test_plan_optimizes_the_routine_goals(cli, tmp_path, monkeypatch):
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["solver"]["iterations"] <= 30 and out["goals"][0]["structure"] == "External"
-    assert out["influence"]["source"].startswith("model:")
+    assert out["solver"]["method"] == "lbfgsb" and out["influence"]["source"].startswith("model:")
 
 
 def test_bad_input_is_one_line_and_exit_2(cli, tmp_path):
     for args in (("planning", "plan", "pt_999"), ("planning", "tasks", "--family", "nope"),
                  ("planning", "patients", "--data", str(tmp_path / "missing")),
-                 ("planning", "plan", "pt_278", "--dij", str(tmp_path))):
+                 ("planning", "plan", "pt_278", "--dij", str(tmp_path)),
+                 ("planning", "plan", "pt_278", "--method", "newton")):
         r = cli(*args)
         assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and r.stderr.startswith("physbench: error:"), args
     (tmp_path / "pt_5").mkdir()

@@ -126,6 +126,9 @@ def tasks(data: Optional[str] = typer.Option(None, "--data", help=DATA_HELP),
     _emit({"tasks": items, "counts": counts, "not_built": skipped}, as_json, "\n".join(lines))
 
 
+STEP_NAMES = {"lbfgsb": "L-BFGS-B evaluations", "fista": "FISTA iterations"}
+
+
 @planning_app.command("plan")
 def plan(patient: str = typer.Argument(..., help="Patient id, e.g. pt_241."),
          data: Optional[str] = typer.Option(None, "--data", help=DATA_HELP),
@@ -161,7 +164,7 @@ def plan(patient: str = typer.Argument(..., help="Patient id, e.g. pt_241."),
            "solver": {"method": res.method, "iterations": res.iterations, "converged": res.converged, "wall_s": round(res.wall_s, 3),
                       "spg": round(res.spg, 2), "w_max": round(float(res.w.max()), 3)},
            "goals": rows, "global_max_gy": round(case.global_max(res.dose), 4), "rejected": rejection(case, res.dose)}
-    lines = [f"{p.id}: {inf.n_beamlets} beamlets ({inf.source}), {res.iterations} {res.method} steps in {res.wall_s:.2f} s, "
+    lines = [f"{p.id}: {inf.n_beamlets} beamlets ({inf.source}), {res.iterations} {STEP_NAMES[res.method]} in {res.wall_s:.2f} s, "
              f"SPG {res.spg:.1f}, max weight {res.w.max():.2f}"]
     for r in rows:
         lines.append(f"  {r['structure']} {r['metric']} {r['op']} {r['value']:g} Gy: {r['achieved']:.2f} Gy "
