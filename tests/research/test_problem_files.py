@@ -12,7 +12,7 @@ import pytest
 import sympy as sp
 
 from physbench.core.errors import UserError
-from physbench.suites.research.answers import FunctionAnswer, SymbolicAnswer
+from physbench.suites.research.answer_types import FunctionAnswer, SymbolicAnswer
 from physbench.suites.research.compare import numbers_close
 from physbench.suites.research.grader import match_value
 from physbench.suites.research.problem import load_problem, load_set, shipped_dir
@@ -32,7 +32,7 @@ def _write(tmp_path: Path, data) -> Path:
 
 
 def test_the_shipped_set_covers_every_answer_type_and_enough_steps():
-    from physbench.suites.research.answers import ANSWER_TYPES
+    from physbench.suites.research.answer_types import ANSWER_TYPES
 
     problems = load_set()
     seen: set[str] = set()

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from physbench.suites.research.answers import FunctionAnswer, call_symbols
+from physbench.suites.research.answer_types import FunctionAnswer, call_symbols
 from physbench.suites.research.extract import extract_code, foreign_imports
 from physbench.suites.research.judge import NeedsSympy, trees_verdict, verdict
 from physbench.suites.research.problem import Step

@@ -17,12 +17,14 @@ import random
 from typing import Any
 
 from physbench.executor.values import SymPyText
-from physbench.suites.research.answers import (Answer, BooleanAnswer, CompositeAnswer, DictAnswer, IntegerAnswer,
-                                               IntervalAnswer, NumericAnswer, SetAnswer, StringAnswer,
-                                               SymbolicAnswer, Symbols, rebuild)
+from physbench.suites.research.answer_types import (Answer, BooleanAnswer, CompositeAnswer, DictAnswer, IntegerAnswer,
+                                                    IntervalAnswer, NumericAnswer, SetAnswer, StringAnswer,
+                                                    SymbolicAnswer)
+from physbench.suites.research.answers import rebuild
 from physbench.suites.research.compare import numbers_close, strings_match
 from physbench.suites.research.sampling import evaluate, perfect_matching, sample_points, stand_ins
 from physbench.suites.research.srepr import NotExpression, parse_srepr  # here: the judge's process reads no source
+from physbench.suites.research.symbols import Symbols
 
 MAX_OPS = 5_000          # cap on a returned expression's size before it is compared
 MAX_SET_ITEMS = 1_000

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from physbench.suites.research.answers import (BooleanAnswer, CompositeAnswer, DictAnswer, FunctionAnswer,
-                                               IntegerAnswer, IntervalAnswer, NumericAnswer, SetAnswer,
-                                               StringAnswer, SymbolicAnswer, call_symbols)
+from physbench.suites.research.answer_types import (BooleanAnswer, CompositeAnswer, DictAnswer, FunctionAnswer,
+                                                    IntegerAnswer, IntervalAnswer, NumericAnswer, SetAnswer,
+                                                    StringAnswer, SymbolicAnswer, call_symbols)
 from physbench.suites.research.problem import Step
 
 

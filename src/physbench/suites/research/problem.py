@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from physbench.suites.research.answers import Answer, parse_answer
+from physbench.suites.research.answer_types import Answer
+from physbench.suites.research.answers import parse_answer
 from physbench.suites.research.schema import ProblemError, Where, array, integer, mapping, real, text
 from physbench.suites.research.sympy_names import is_plain_identifier
 
