@@ -57,11 +57,11 @@ def lbfgsb(pb: Objective, x0: np.ndarray, max_eval: int, rel_tol: float, patienc
     max_eval = max(1, max_eval)  # the start is always evaluated
     history: list[float] = []
     evaluations = 0
-    best: list = [np.inf, x0]
+    best_f, best_w = np.inf, x0
     stalled = False
 
     def value_grad(w: np.ndarray) -> tuple[float, np.ndarray]:
-        nonlocal evaluations
+        nonlocal evaluations, best_f, best_w
         if evaluations >= max_eval:
             raise _BudgetSpent
         evaluations += 1
@@ -70,8 +70,8 @@ def lbfgsb(pb: Objective, x0: np.ndarray, max_eval: int, rel_tol: float, patienc
         assert gd is not None
         if not history:  # the first evaluation is at the start
             history.append(f + s)
-        if f + s < best[0]:
-            best[:] = [f + s, np.array(w, dtype=np.float64)]
+        if f + s < best_f:
+            best_f, best_w = f + s, np.array(w, dtype=np.float64)
         return f + s, pb.adjoint(gd) + gs
 
     def step_done(intermediate_result: object) -> None:
@@ -88,10 +88,10 @@ def lbfgsb(pb: Objective, x0: np.ndarray, max_eval: int, rel_tol: float, patienc
                                    "gtol": 1e-10}).status
     except _BudgetSpent:
         pass
-    if history and best[0] < history[-1]:
-        history.append(float(best[0]))
-    w = np.clip(best[1], 0.0, w_max)
-    return Descent(w, float(best[0]), evaluations, stalled or status == 0, history)
+    if history and best_f < history[-1]:
+        history.append(float(best_f))
+    w = np.clip(best_w, 0.0, w_max)
+    return Descent(w, float(best_f), evaluations, stalled or status == 0, history)
 
 
 def fista(pb: Objective, x0: np.ndarray, max_iter: int, rel_tol: float, patience: int, w_max: float) -> Descent:
